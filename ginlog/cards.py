@@ -1,0 +1,189 @@
+"""Cards: one interned value per card, a forgiving parser and one canonical text.
+
+A card is written ``rank + suit``: rank one of ``A23456789TJQK`` (``T`` is ten)
+and suit one of ``SCDH``. That canonical text is what match files store,
+because it is short and sorts nothing away. Input is forgiving because people
+type it at a table: ``7h``, ``10h``, ``Th``, ``7♥`` and ``7♡`` all read.
+
+>>> parse_card("10h")
+Card('TH')
+>>> str(parse_card("q♠")), parse_card("7♡").value, parse_card("K♣").value
+('QS', 7, 10)
+>>> parse_cards("as 2s 3s")
+(Card('AS'), Card('2S'), Card('3S'))
+
+Each of the 52 cards exists once (``parse_card("7h") is parse_card("7H")``),
+so comparing and hashing cards costs nothing. ``Card.bit`` places the card in
+a 64-bit mask, 16 bits a suit, which is what the meld solver works on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+import attrs
+
+from .errors import CardError
+
+__all__ = [
+    "Card",
+    "SUITS",
+    "RANKS",
+    "DECK",
+    "parse_card",
+    "parse_cards",
+    "format_cards",
+    "cards_mask",
+    "mask_cards",
+]
+
+#: Suits in ginlog's order (also OpenSpiel's): spades, clubs, diamonds, hearts.
+SUITS: Final = "SCDH"
+#: Ranks, ace low.
+RANKS: Final = "A23456789TJQK"
+SUIT_SYMBOLS: Final = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+
+_SUIT_ALIASES: Final = {
+    "s": "S", "c": "C", "d": "D", "h": "H",
+    "♠": "S", "♤": "S", "♣": "C", "♧": "C",
+    "♦": "D", "♢": "D", "♥": "H", "♡": "H",
+}
+_RANK_ALIASES: Final = {r.lower(): r for r in RANKS} | {"10": "T", "1": "", "11": "", "12": "", "13": ""}
+
+
+@attrs.frozen(order=True, repr=False, cache_hash=True)
+class Card:
+    """One playing card. Use :func:`parse_card` or :data:`DECK`; never build duplicates.
+
+    ``rank`` runs 1 (ace) to 13 (king); ``suit`` is one letter of ``SCDH``.
+    Ordering is by suit then rank, the order a player sorts a hand in.
+    """
+
+    suit_index: int
+    rank: int
+
+    @property
+    def suit(self) -> str:
+        return SUITS[self.suit_index]
+
+    @property
+    def value(self) -> int:
+        """Deadwood value: ace 1, number cards their number, J Q K 10."""
+        return self.rank if self.rank < 10 else 10
+
+    @property
+    def bit(self) -> int:
+        """This card's bit in a hand mask: suit ``s`` owns bits ``16*s .. 16*s+12``."""
+        return 1 << (self.suit_index * 16 + self.rank - 1)
+
+    @property
+    def index(self) -> int:
+        """0..51 as ``suit*13 + rank-1`` (OpenSpiel's numbering)."""
+        return self.suit_index * 13 + self.rank - 1
+
+    @property
+    def pretty(self) -> str:
+        """For people: ``10♥``, ``A♠``."""
+        r = "10" if self.rank == 10 else RANKS[self.rank - 1]
+        return r + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return RANKS[self.rank - 1] + SUITS[self.suit_index]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+#: The 52 cards, spades ace to king, then clubs, diamonds, hearts.
+DECK: Final[tuple[Card, ...]] = tuple(Card(s, r) for s in range(4) for r in range(1, 14))
+_BY_TEXT: Final = {str(c): c for c in DECK}
+_BY_BIT: Final = {c.bit: c for c in DECK}
+
+
+def parse_card(text: str | Card) -> Card:
+    """Read one card, forgivingly; raise :class:`CardError` saying what is wrong.
+
+    >>> parse_card(" Th ")
+    Card('TH')
+    >>> parse_card("1h")
+    Traceback (most recent call last):
+    ...
+    ginlog.errors.CardError: '1h' is not a card: rank '1' is not one of A 2-10 J Q K (ace is A) [card]
+    """
+    if isinstance(text, Card):
+        return text
+    if not isinstance(text, str):
+        raise CardError(f"{text!r} is not a card: expected text like 7H", rule="card")
+    t = text.strip()
+    hit = _BY_TEXT.get(t)
+    if hit is not None:
+        return hit
+    if not t:
+        raise CardError("an empty entry is not a card", rule="card")
+    suit = _SUIT_ALIASES.get(t[-1].lower() if t[-1].isascii() else t[-1])
+    rank_text = t[:-1].strip()
+    if suit is None:
+        raise CardError(
+            f"{text!r} is not a card: suit {t[-1]!r} is not one of S C D H (or ♠ ♣ ♦ ♥)",
+            rule="card",
+        )
+    rank = _RANK_ALIASES.get(rank_text.lower())
+    if not rank:
+        shown = rank_text or "(none)"
+        hint = " (ace is A)" if rank_text == "1" else ""
+        raise CardError(
+            f"{text!r} is not a card: rank {shown!r} is not one of A 2-10 J Q K{hint}",
+            rule="card",
+        )
+    return _BY_TEXT[rank + suit]
+
+
+def parse_cards(cards: str | Iterable[str | Card], *, allow_duplicates: bool = False) -> tuple[Card, ...]:
+    """Read several cards (a space- or comma-separated string, or an iterable).
+
+    A card given twice is an error, because no hand holds the same card twice.
+
+    >>> parse_cards("7h, 8h 9H")
+    (Card('7H'), Card('8H'), Card('9H'))
+    >>> parse_cards("7h 7H")
+    Traceback (most recent call last):
+    ...
+    ginlog.errors.CardError: 7H is given twice [duplicate-card]
+    """
+    items = cards.replace(",", " ").split() if isinstance(cards, str) else cards
+    out = tuple(parse_card(c) for c in items)
+    if not allow_duplicates and len(set(out)) != len(out):
+        seen: set[Card] = set()
+        for c in out:
+            if c in seen:
+                raise CardError(f"{c} is given twice", rule="duplicate-card")
+            seen.add(c)
+    return out
+
+
+def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:
+    """Space-separated text, sorted by suit then rank.
+
+    >>> format_cards(parse_cards("3h as 2s"))
+    'AS 2S 3H'
+    """
+    return " ".join(c.pretty if pretty else str(c) for c in sorted(cards))
+
+
+def cards_mask(cards: Iterable[Card]) -> int:
+    """The bit mask of a collection of cards (see :attr:`Card.bit`)."""
+    m = 0
+    for c in cards:
+        m |= c.bit
+    return m
+
+
+def mask_cards(mask: int) -> tuple[Card, ...]:
+    """The cards in a mask, in :data:`DECK` order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_BY_BIT[low])
+        mask ^= low
+    return tuple(sorted(out))
