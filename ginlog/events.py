@@ -1,0 +1,498 @@
+"""Events: one small frozen class per thing that happens at the table, and their JSON form.
+
+A match file is a list of these, one JSON object a line. Each line also
+carries an *envelope*: ``seq`` (1, 2, 3, ...), ``ts`` (UTC time it was
+recorded), ``type`` (which event), ``v`` (the schema version it was written
+in) and ``prev`` (the SHA-256 of the previous line's bytes), followed by the
+event's own fields. Cards are their canonical text, players their names.
+
+>>> ev = CardDiscarded(player="Ann", card=parse_card("7h"))
+>>> event_type(ev), event_fields(ev)
+('card_discarded', {'player': 'Ann', 'card': '7H'})
+>>> event_from_fields("card_drawn", {"player": "Bob", "source": "stock"})
+CardDrawn(player='Bob', source='stock', card=None)
+
+All (de)serialisation goes through one cattrs converter that is strict on
+purpose: a record is evidence, so ``"10"`` is not silently an int and an
+unknown field is an error, not something to drop.
+
+Versions: lines written today have ``v`` = :data:`SCHEMA_VERSION`. An older
+line is brought up to date by the upcasters in :data:`UPCASTERS` before it is
+structured, so the reducer only ever sees current events.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Final, Literal, TypeAlias
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
+
+from . import __version__
+from .cards import Card, parse_card
+from .errors import EventError
+from .rules import Rules, rules_from_dict, rules_to_dict
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ENVELOPE_KEYS",
+    "Event",
+    "EVENT_TYPES",
+    "MatchStarted",
+    "FirstDealer",
+    "HandDealt",
+    "UpcardPassed",
+    "CardDrawn",
+    "CardDiscarded",
+    "Knocked",
+    "Gin",
+    "BigGin",
+    "HandShown",
+    "HandResultOnly",
+    "HandVoid",
+    "Note",
+    "Correction",
+    "MatchAbandoned",
+    "event_type",
+    "event_fields",
+    "event_from_fields",
+    "event_from_line",
+    "upcast",
+    "UPCASTERS",
+]
+
+#: The version of the event schema this code writes.
+SCHEMA_VERSION: Final = 2
+ENVELOPE_KEYS: Final = frozenset({"seq", "ts", "type", "v", "prev"})
+_TS_RE: Final = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z\Z")
+
+Cards: TypeAlias = tuple[Card, ...]
+MAX_NAME = 40
+MAX_TEXT = 2000
+
+
+def _name(_i: object, a: attrs.Attribute[Any], v: str | None) -> None:
+    if v is not None and not (0 < len(v) <= MAX_NAME and v.strip() == v and v.isprintable()):
+        raise EventError(f"{a.name} must be a name of 1 to {MAX_NAME} printable characters, not {v!r}", rule="event")
+
+
+def _text(_i: object, a: attrs.Attribute[Any], v: str | None) -> None:
+    if v is not None and len(v) > MAX_TEXT:
+        raise EventError(f"{a.name} is longer than {MAX_TEXT} characters", rule="event")
+
+
+def _deadwood(_i: object, a: attrs.Attribute[Any], v: int) -> None:
+    if not 0 <= v <= 200:
+        raise EventError(f"{a.name} must be between 0 and 200, not {v}", rule="event")
+
+
+def _positive(_i: object, a: attrs.Attribute[Any], v: int | None) -> None:
+    if v is not None and v < 1:
+        raise EventError(f"{a.name} must be 1 or more, not {v}", rule="event")
+
+
+def _non_negative(_i: object, a: attrs.Attribute[Any], v: int | None) -> None:
+    if v is not None and not 0 <= v <= 1_000_000:
+        raise EventError(f"{a.name} must be between 0 and 1000000, not {v}", rule="event")
+
+
+@attrs.frozen(kw_only=True)
+class MatchStarted:
+    """The first line of every match: who plays, under exactly which rules, recorded by what."""
+
+    players: tuple[str, str] = attrs.field(validator=attrs.validators.deep_iterable(_name))
+    rules: Rules
+    tool: str = f"ginlog {__version__}"
+    title: str | None = attrs.field(default=None, validator=_text)
+
+    def __attrs_post_init__(self) -> None:
+        if self.players[0] == self.players[1]:
+            raise EventError("the two players need different names", rule="event")
+
+
+@attrs.frozen(kw_only=True)
+class FirstDealer:
+    """Who deals the first hand, and how that was decided (``cut`` records both cut cards)."""
+
+    dealer: str = attrs.field(validator=_name)
+    how: Literal["cut", "agreed", "random"]
+    cuts: dict[str, Card] | None = None
+
+
+@attrs.frozen(kw_only=True)
+class HandDealt:
+    """A new hand: dealer and upcard always; both hands and the stock order only where known."""
+
+    dealer: str = attrs.field(validator=_name)
+    upcard: Card
+    hands: dict[str, Cards] | None = None
+    stock: Cards | None = None
+
+
+@attrs.frozen(kw_only=True)
+class UpcardPassed:
+    """The player to act declines the first upcard."""
+
+    player: str = attrs.field(validator=_name)
+
+
+@attrs.frozen(kw_only=True)
+class CardDrawn:
+    """A draw from the stock or the pile (taking the upcard is a draw from the pile).
+
+    ``card`` is given when it is known: always for the pile (it is face up), for
+    the stock only when the deal or the drawer's hand is being recorded.
+    """
+
+    player: str = attrs.field(validator=_name)
+    source: Literal["stock", "pile"]
+    card: Card | None = None
+
+
+@attrs.frozen(kw_only=True)
+class CardDiscarded:
+    """A card put face up on the pile, ending a turn."""
+
+    player: str = attrs.field(validator=_name)
+    card: Card
+
+
+@attrs.frozen(kw_only=True)
+class Knocked:
+    """A knock: ``card`` goes face down; the knocker's hand is then shown (:class:`HandShown`)."""
+
+    player: str = attrs.field(validator=_name)
+    card: Card
+
+
+@attrs.frozen(kw_only=True)
+class Gin:
+    """Going gin: discard ``card``, all ten others melded."""
+
+    player: str = attrs.field(validator=_name)
+    card: Card
+
+
+@attrs.frozen(kw_only=True)
+class BigGin:
+    """All eleven cards melded after the draw, no discard (when the rules play it)."""
+
+    player: str = attrs.field(validator=_name)
+
+
+@attrs.frozen(kw_only=True)
+class HandShown:
+    """A hand laid out at the end: the knocker's first, then the defender's.
+
+    ``melds`` declares the arrangement; left out, ginlog finds the best one.
+    ``layoffs`` (defender only) are cards laid off onto the knocker's melds, in
+    the order made; left out together with ``melds``, ginlog finds the best.
+    """
+
+    player: str = attrs.field(validator=_name)
+    cards: Cards
+    melds: tuple[Cards, ...] | None = None
+    layoffs: Cards | None = None
+
+
+@attrs.frozen(kw_only=True)
+class HandResultOnly:
+    """A hand kept on a score pad: how it ended and each side's deadwood, no moves.
+
+    ``points`` and ``winner``, when given, are what the pad claims; ginlog
+    prices the hand itself and reports a mismatch.
+    """
+
+    how: Literal["knock", "gin", "big_gin", "void"]
+    out: str | None = attrs.field(default=None, validator=_name)
+    knocker_deadwood: int = attrs.field(default=0, validator=_deadwood)
+    defender_deadwood: int = attrs.field(default=0, validator=_deadwood)
+    upcard: Card | None = None
+    points: int | None = attrs.field(default=None, validator=_non_negative)
+    winner: str | None = attrs.field(default=None, validator=_name)
+
+
+@attrs.frozen(kw_only=True)
+class HandVoid:
+    """The players agree to throw in the current hand (a misdeal, say); the same dealer deals again."""
+
+    reason: str = attrs.field(validator=_text)
+
+
+@attrs.frozen(kw_only=True)
+class Note:
+    """Free text, kept in the record; changes nothing."""
+
+    text: str = attrs.field(validator=_text)
+    player: str | None = attrs.field(default=None, validator=_name)
+
+
+@attrs.frozen(kw_only=True)
+class Correction:
+    """Undo the last effective event (``undoes`` names it). The file keeps both."""
+
+    undoes: int = attrs.field(validator=_positive)
+    reason: str | None = attrs.field(default=None, validator=_text)
+
+
+@attrs.frozen(kw_only=True)
+class MatchAbandoned:
+    """The match stops here, unfinished."""
+
+    reason: str = attrs.field(validator=_text)
+
+
+Event: TypeAlias = (
+    MatchStarted | FirstDealer | HandDealt | UpcardPassed | CardDrawn | CardDiscarded | Knocked
+    | Gin | BigGin | HandShown | HandResultOnly | HandVoid | Note | Correction | MatchAbandoned
+)
+
+EVENT_TYPES: Final[dict[str, type]] = {
+    "match_started": MatchStarted,
+    "first_dealer": FirstDealer,
+    "hand_dealt": HandDealt,
+    "upcard_passed": UpcardPassed,
+    "card_drawn": CardDrawn,
+    "card_discarded": CardDiscarded,
+    "knocked": Knocked,
+    "gin": Gin,
+    "big_gin": BigGin,
+    "hand_shown": HandShown,
+    "hand_result": HandResultOnly,
+    "hand_void": HandVoid,
+    "note": Note,
+    "correction": Correction,
+    "match_abandoned": MatchAbandoned,
+}
+_TYPE_OF: Final = {cls: name for name, cls in EVENT_TYPES.items()}
+
+
+# ---------------------------------------------------------------------------
+# The converter
+
+
+def _strict(kind: type, label: str) -> Callable[[Any, Any], Any]:
+    def hook(value: Any, _t: Any) -> Any:
+        if type(value) is not kind:
+            raise EventError(f"expected {label}, got {_json_kind(value)}", rule="event")
+        return value
+
+    return hook
+
+
+def _json_kind(value: Any) -> str:
+    return {
+        bool: "true/false", int: "a number", float: "a number", str: "text",
+        list: "a list", dict: "an object", type(None): "null",
+    }.get(type(value), type(value).__name__) + (f" {value!r}" if isinstance(value, (str, int, float)) and len(repr(value)) < 30 else "")
+
+
+_CANONICAL: Final = {str(c): c for c in (Card(s, r) for s in range(4) for r in range(1, 14))}
+
+
+def _card(value: Any, _t: Any) -> Card:
+    card = _CANONICAL.get(value) if type(value) is str else None
+    if card is None:
+        raise EventError(f"expected a card like 7H or TD, got {_json_kind(value)}", rule="event")
+    return parse_card(card)
+
+
+def _cards(value: Any, _t: Any) -> Cards:
+    if type(value) is not list:
+        raise EventError(f"expected a list of cards, got {_json_kind(value)}", rule="event")
+    out = tuple(_card(v, None) for v in value)
+    if len(set(out)) != len(out):
+        raise EventError("a card is listed twice", rule="duplicate-card")
+    return out
+
+
+def _meld_list(value: Any, _t: Any) -> tuple[Cards, ...]:
+    if type(value) is not list:
+        raise EventError(f"expected a list of melds, got {_json_kind(value)}", rule="event")
+    return tuple(_cards(v, None) for v in value)
+
+
+def _player_cards(value: Any, _t: Any) -> dict[str, Cards]:
+    if type(value) is not dict:
+        raise EventError(f"expected an object of player -> cards, got {_json_kind(value)}", rule="event")
+    return {_strict(str, "text")(k, None): _cards(v, None) for k, v in value.items()}
+
+
+def _player_card(value: Any, _t: Any) -> dict[str, Card]:
+    if type(value) is not dict:
+        raise EventError(f"expected an object of player -> card, got {_json_kind(value)}", rule="event")
+    return {_strict(str, "text")(k, None): _card(v, None) for k, v in value.items()}
+
+
+def _players(value: Any, _t: Any) -> tuple[str, str]:
+    if type(value) is not list or len(value) != 2 or any(type(v) is not str for v in value):
+        raise EventError("players must be a list of two names", rule="event")
+    return (value[0], value[1])
+
+
+def _rules(value: Any, _t: Any) -> Rules:
+    if type(value) is not dict:
+        raise EventError(f"rules must be an object of knobs, got {_json_kind(value)}", rule="event")
+    return rules_from_dict(value)
+
+
+def _make_converter(detailed: bool) -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=detailed)
+    conv.register_structure_hook(int, _strict(int, "a whole number"))
+    conv.register_structure_hook(str, _strict(str, "text"))
+    conv.register_structure_hook(bool, _strict(bool, "true or false"))
+    conv.register_structure_hook(Card, _card)
+    for generic, hook in (
+        (Cards, _cards),
+        (tuple[Cards, ...], _meld_list),
+        (dict[str, Cards], _player_cards),
+        (dict[str, Card], _player_card),
+        (tuple[str, str], _players),
+    ):
+        conv.register_structure_hook_func(lambda t, g=generic: t == g, hook)
+    conv.register_structure_hook(Rules, _rules)
+    conv.register_unstructure_hook(Card, str)
+    conv.register_unstructure_hook(Rules, rules_to_dict)
+    for cls in EVENT_TYPES.values():
+        conv.register_unstructure_hook(cls, make_dict_unstructure_fn(cls, conv, _cattrs_omit_if_default=True))
+        conv.register_structure_hook(cls, make_dict_structure_fn(cls, conv))
+    return conv
+
+
+_FAST = _make_converter(detailed=False)
+_DETAILED = _make_converter(detailed=True)
+converter: Final = _DETAILED
+
+
+def event_type(event: Event) -> str:
+    """The ``type`` written in the envelope for this event."""
+    return _TYPE_OF[type(event)]
+
+
+def event_fields(event: Event) -> dict[str, Any]:
+    """The event's own fields as plain JSON values (defaults left out, to keep lines short).
+
+    MatchStarted always keeps its tool, so a record says what wrote it.
+    """
+    out: dict[str, Any] = _FAST.unstructure(event)
+    if isinstance(event, MatchStarted):
+        out = {"players": list(event.players), "rules": rules_to_dict(event.rules), "tool": event.tool} | (
+            {"title": event.title} if event.title is not None else {}
+        )
+    return out
+
+
+def event_from_fields(type_: str, fields: Mapping[str, Any]) -> Event:
+    """Structure one event from its type and fields; raise :class:`EventError` saying what is wrong.
+
+    >>> event_from_fields("card_discarded", {"player": "Ann", "card": "10h"})
+    Traceback (most recent call last):
+    ...
+    ginlog.errors.EventError: card_discarded: card: expected a card like 7H or TD, got text '10h' [event]
+    """
+    cls = EVENT_TYPES.get(type_)
+    if cls is None:
+        raise EventError(f"unknown event type {type_!r}", rule="unknown-event")
+    try:
+        return _FAST.structure(fields, cls)  # type: ignore[no-any-return]
+    except Exception:
+        pass
+    try:
+        _DETAILED.structure(fields, cls)
+    except Exception as exc:  # noqa: BLE001 - every failure becomes one EventError
+        raise _explain(type_, exc) from None
+    raise EventError(f"{type_}: not a valid event", rule="event")  # pragma: no cover
+
+
+def _explain(type_: str, exc: BaseException) -> EventError:
+    """Turn cattrs' nested exception groups into one line naming the field."""
+    path, leaf = _first_error(exc, [])
+    if isinstance(leaf, cattrs.ForbiddenExtraKeysError):
+        return EventError(f"{type_}: unknown field(s) {', '.join(sorted(leaf.extra_fields))}", rule="event")
+    if isinstance(leaf, KeyError):
+        return EventError(f"{type_}: missing field {leaf.args[0]!r}", rule="event")
+    rule = getattr(leaf, "rule", "event")
+    message = getattr(leaf, "message", None) or str(leaf)
+    if " not in literal " in message:
+        choices = message.split("Literal[", 1)[1].rstrip("]")
+        message = f"{message.split(' not in literal')[0]!r} is not one of {choices}"
+    where = ".".join(path)
+    return EventError(f"{type_}: {where + ': ' if where else ''}{message}", rule=rule)
+
+
+def _first_error(exc: BaseException, path: list[str]) -> tuple[list[str], BaseException]:
+    """The first leaf error in a cattrs exception group, with the attribute path to it."""
+    if isinstance(exc, BaseExceptionGroup) and not isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        sub = exc.exceptions[0]
+        step = [str(getattr(n, "name", "")) for n in getattr(sub, "__notes__", []) if getattr(n, "name", None)]
+        return _first_error(sub, path + step[:1])
+    return path, exc
+
+
+# ---------------------------------------------------------------------------
+# Versions
+
+
+def _v1_to_v2(type_: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 (the draft format of ginlog 0.0) named things differently.
+
+    - ``match_started`` named a preset (``"preset": "standard"``) plus
+      ``"overrides"`` instead of recording every knob.
+    - ``card_drawn`` said ``"from": "stock" | "discard"`` instead of ``source``.
+    """
+    if type_ == "match_started" and "preset" in fields:
+        from .rules import preset as _preset  # local: only old files need it
+
+        fields = dict(fields)
+        rules = rules_to_dict(_preset(fields.pop("preset")))
+        overrides = fields.pop("overrides", {}) or {}
+        if not isinstance(overrides, dict):
+            raise EventError("match_started (v1): overrides must be an object", rule="event")
+        rules.update(overrides)
+        fields["rules"] = rules
+    elif type_ == "card_drawn" and "from" in fields:
+        fields = dict(fields)
+        origin = fields.pop("from")
+        fields["source"] = {"stock": "stock", "discard": "pile"}.get(origin, origin)
+    return fields
+
+
+#: version -> function turning that version's fields into the next version's.
+UPCASTERS: Final[dict[int, Callable[[str, dict[str, Any]], dict[str, Any]]]] = {1: _v1_to_v2}
+
+
+def upcast(type_: str, version: int, fields: dict[str, Any]) -> dict[str, Any]:
+    """Bring an older line's fields up to :data:`SCHEMA_VERSION`.
+
+    >>> upcast("card_drawn", 1, {"player": "Ann", "from": "discard", "card": "7H"})
+    {'player': 'Ann', 'card': '7H', 'source': 'pile'}
+    """
+    if version > SCHEMA_VERSION or version < min(UPCASTERS, default=SCHEMA_VERSION):
+        raise EventError(
+            f"schema version {version} is not one this ginlog reads (it reads 1 to {SCHEMA_VERSION})",
+            rule="version",
+        )
+    while version < SCHEMA_VERSION:
+        fields = UPCASTERS[version](type_, fields)
+        version += 1
+    return fields
+
+
+def event_from_line(data: Mapping[str, Any]) -> Event:
+    """Check the envelope's ``type``, ``v`` and ``ts`` and structure the event of one decoded line."""
+    type_ = data.get("type")
+    v = data.get("v")
+    ts = data.get("ts")
+    if type(type_) is not str:
+        raise EventError("the line has no event type", rule="event")
+    if type(v) is not int:
+        raise EventError("the line has no schema version 'v'", rule="event")
+    if type(ts) is not str or not _TS_RE.match(ts):
+        raise EventError(f"ts must be a UTC time like 2026-11-29T19:56:25.123Z, got {ts!r}", rule="event")
+    fields = {k: val for k, val in data.items() if k not in ENVELOPE_KEYS}
+    if v != SCHEMA_VERSION:
+        fields = upcast(type_, v, fields)
+    return event_from_fields(type_, fields)

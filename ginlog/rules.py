@@ -1,0 +1,293 @@
+"""Rule knobs and presets: every value the rule book leaves open is a field here.
+
+A match file records its :class:`Rules` in full (not just a preset name), so a
+record made today replays the same way after a preset changes. Presets are
+just named starting points; ``--set KNOB=VALUE`` changes one knob.
+
+>>> r = preset("standard")
+>>> r.knock_limit, r.gin_bonus, r.undercut_bonus, r.undercut_on_tie
+(10, 20, 10, True)
+>>> newspaper = preset("newspaper")
+>>> newspaper == with_knobs(r, knock_limit="9", gin_bonus="25")
+True
+>>> rules_from_dict(rules_to_dict(preset("modern"))) == preset("modern")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, Literal
+
+import attrs
+import cattrs
+
+from .cards import Card
+from .errors import RulesError
+
+__all__ = [
+    "Rules",
+    "Oklahoma",
+    "PRESETS",
+    "preset",
+    "with_knobs",
+    "rules_to_dict",
+    "rules_from_dict",
+    "KNOB_HELP",
+]
+
+NextDealer = Literal["winner", "loser", "alternate"]
+BoxTiming = Literal["end", "hand"]
+Shutout = Literal["none", "double", "flat"]
+AceRule = Literal["gin", "one"]
+
+
+def _non_negative(_inst: object, attribute: attrs.Attribute[Any], value: int | None) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+        raise RulesError(f"{attribute.name} must be a whole number of 0 or more, not {value!r}", rule="rules")
+
+
+def _one_of(*choices: str) -> Any:
+    def check(_inst: object, attribute: attrs.Attribute[Any], value: str) -> None:
+        if value not in choices:
+            raise RulesError(
+                f"{attribute.name} must be one of {', '.join(choices)}, not {value!r}", rule="rules"
+            )
+
+    return check
+
+
+@attrs.frozen(kw_only=True)
+class Oklahoma:
+    """Oklahoma gin: the first upcard of a hand sets its knock limit.
+
+    ``ace``: what an ace upcard means, ``"gin"`` (gin only; most tables) or
+    ``"one"`` (knock with 1 or less). ``spades_double``: a spade upcard doubles
+    the hand's score.
+    """
+
+    ace: AceRule = attrs.field(default="gin", validator=_one_of("gin", "one"))
+    spades_double: bool = True
+
+
+@attrs.frozen(kw_only=True)
+class Rules:
+    """Every rule value, with the how-to guide's choices as defaults."""
+
+    knock_limit: int = attrs.field(default=10, validator=_non_negative)
+    gin_bonus: int = attrs.field(default=20, validator=_non_negative)
+    big_gin_bonus: int | None = attrs.field(default=None, validator=_non_negative)
+    undercut_bonus: int = attrs.field(default=10, validator=_non_negative)
+    undercut_on_tie: bool = True
+    may_discard_taken_card: bool = False
+    void_stock_size: int = attrs.field(default=2, validator=_non_negative)
+    game_target: int | None = attrs.field(default=100, validator=_non_negative)
+    next_dealer: NextDealer = attrs.field(default="winner", validator=_one_of("winner", "loser", "alternate"))
+    game_bonus: int = attrs.field(default=0, validator=_non_negative)
+    box_bonus: int = attrs.field(default=0, validator=_non_negative)
+    box_timing: BoxTiming = attrs.field(default="end", validator=_one_of("end", "hand"))
+    shutout: Shutout = attrs.field(default="none", validator=_one_of("none", "double", "flat"))
+    shutout_bonus: int = attrs.field(default=100, validator=_non_negative)
+    oklahoma: Oklahoma | None = None
+    upcard_take_limit: int | None = attrs.field(default=None, validator=_non_negative)
+    void_on_upcard_loop: bool = False
+
+    def knock_limit_for(self, first_upcard: Card) -> int:
+        """The knock limit of a hand; under Oklahoma it comes from the first upcard.
+
+        >>> from ginlog.cards import parse_card
+        >>> ok = preset("oklahoma")
+        >>> ok.knock_limit_for(parse_card("7h")), ok.knock_limit_for(parse_card("KS")), ok.knock_limit_for(parse_card("AD"))
+        (7, 10, 0)
+        """
+        if self.oklahoma is None:
+            return self.knock_limit
+        if first_upcard.rank == 1:
+            return 0 if self.oklahoma.ace == "gin" else 1
+        return first_upcard.value
+
+    def multiplier_for(self, first_upcard: Card) -> int:
+        """2 when Oklahoma's spade doubling applies to this hand, else 1."""
+        if self.oklahoma is not None and self.oklahoma.spades_double and first_upcard.suit == "S":
+            return 2
+        return 1
+
+    @property
+    def single_hand(self) -> bool:
+        """A match of exactly one hand (OpenSpiel's records): no target."""
+        return self.game_target is None
+
+
+KNOB_HELP: Final[dict[str, str]] = {
+    "knock_limit": "most deadwood a knock may leave (how-to guide 10; newspaper 'under ten' = 9)",
+    "gin_bonus": "bonus for gin, on top of the defender's deadwood",
+    "big_gin_bonus": "bonus for big gin (11 cards melded, no discard); null = big gin not played",
+    "undercut_bonus": "bonus to a defender whose deadwood is lower than (or equal to) the knocker's",
+    "undercut_on_tie": "equal deadwood after a knock is an undercut (false: nobody scores)",
+    "may_discard_taken_card": "a card taken from the pile may be discarded in the same turn",
+    "void_stock_size": "the hand is void when a discard leaves this many cards in the stock",
+    "game_target": "points that win the match; null = a single hand (OpenSpiel)",
+    "next_dealer": "who deals after a scored hand: winner, loser or alternate",
+    "game_bonus": "bonus to the match winner",
+    "box_bonus": "bonus for each hand a player won",
+    "box_timing": "boxes added at the end of the match, or at once after each hand (counting toward the target)",
+    "shutout": "when the loser scored nothing: none, double (the winner's total, bonuses included) or flat",
+    "shutout_bonus": "the flat shutout bonus",
+    "oklahoma": "Oklahoma gin: the first upcard sets the knock limit ({ace: gin|one, spades_double})",
+    "upcard_take_limit": "OpenSpiel: the hand is void on this many takes of the upcard",
+    "void_on_upcard_loop": "OpenSpiel: void when both players in turn take the upcard and discard it straight back",
+}
+
+STANDARD: Final = Rules()
+
+PRESETS: Final[dict[str, Rules]] = {
+    "standard": STANDARD,
+    "newspaper": attrs.evolve(STANDARD, knock_limit=9, gin_bonus=25),
+    "modern": attrs.evolve(
+        STANDARD,
+        gin_bonus=25,
+        big_gin_bonus=31,
+        undercut_bonus=25,
+        game_bonus=100,
+        box_bonus=25,
+        shutout="double",
+    ),
+    "classic": attrs.evolve(STANDARD, game_bonus=100, box_bonus=20, shutout="flat", shutout_bonus=100),
+    "oklahoma": attrs.evolve(STANDARD, oklahoma=Oklahoma(), game_target=150),
+    "openspiel": attrs.evolve(
+        STANDARD,
+        gin_bonus=25,
+        undercut_bonus=25,
+        undercut_on_tie=False,
+        may_discard_taken_card=True,
+        game_target=None,
+        upcard_take_limit=50,
+        void_on_upcard_loop=True,
+    ),
+}
+
+PRESET_HELP: Final[dict[str, str]] = {
+    "standard": "the how-to guide: knock 10, gin 20, undercut 10, to 100, no end-of-game bonuses",
+    "newspaper": "the newspaper guide: standard with knock 'under ten' (9) and gin 25",
+    "modern": "modern tournament: gin 25, big gin 31, undercut 25; game 100, box 25, shutout doubles",
+    "classic": "classic (Bicycle): 10/20/10; game 100, box 20, shutout +100",
+    "oklahoma": "Oklahoma gin: the first upcard sets the knock limit (ace: gin only), spades double, to 150",
+    "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its two loop voids",
+}
+
+_converter = cattrs.Converter(forbid_extra_keys=True)
+
+
+def preset(name: str) -> Rules:
+    """A named rule set; raise :class:`RulesError` listing the names on a typo."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise RulesError(
+            f"no preset named {name!r}; presets are {', '.join(PRESETS)}", rule="rules"
+        ) from None
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    """Plain JSON-ready dict with every knob, for the match file."""
+    return _converter.unstructure(rules)
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> Rules:
+    """Rebuild :class:`Rules`; unknown knobs and wrong types are :class:`RulesError`."""
+    try:
+        _check_types(data)
+        return _converter.structure(dict(data), Rules)
+    except RulesError:
+        raise
+    except Exception as exc:  # cattrs reports through exception groups
+        raise RulesError(f"rules are not valid: {_cattrs_reason(exc)}", rule="rules") from None
+
+
+def _check_types(data: Mapping[str, Any]) -> None:
+    """cattrs converts "10" to 10 quietly; a record must not, so check JSON types first."""
+    if not isinstance(data, Mapping):
+        raise RulesError("rules must be an object of knobs", rule="rules")
+    fields = attrs.fields_dict(Rules)
+    for key, value in data.items():
+        if key not in fields:
+            raise RulesError(f"unknown rule knob {key!r}", rule="rules")
+        default = fields[key].default
+        if key == "oklahoma":
+            if value is not None and not isinstance(value, Mapping):
+                raise RulesError("oklahoma must be null or an object", rule="rules")
+            if isinstance(value, Mapping):
+                ok_fields = attrs.fields_dict(Oklahoma)
+                for k, v in value.items():
+                    if k not in ok_fields:
+                        raise RulesError(f"unknown Oklahoma knob {k!r}", rule="rules")
+                    if k == "spades_double" and not isinstance(v, bool):
+                        raise RulesError("oklahoma.spades_double must be true or false", rule="rules")
+            continue
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise RulesError(f"{key} must be true or false, not {value!r}", rule="rules")
+        elif isinstance(default, int) or default is None and key != "oklahoma":
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise RulesError(f"{key} must be a whole number, not {value!r}", rule="rules")
+            if value is None and default is not None:
+                raise RulesError(f"{key} may not be null", rule="rules")
+        elif isinstance(default, str) and not isinstance(value, str):
+            raise RulesError(f"{key} must be text, not {value!r}", rule="rules")
+
+
+def _cattrs_reason(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(_cattrs_reason(e) for e in exc.exceptions)
+    return str(exc)
+
+
+def _parse_knob_value(key: str, text: str) -> Any:
+    fields = attrs.fields_dict(Rules)
+    if key not in fields:
+        raise RulesError(f"unknown rule knob {key!r}; knobs are {', '.join(fields)}", rule="rules")
+    low = text.strip().lower()
+    default = fields[key].default
+    if key == "oklahoma":
+        if low in ("off", "none", "null", "false", "no"):
+            return None
+        if low in ("on", "true", "yes", "gin"):
+            return {"ace": "gin", "spades_double": True}
+        if low == "one":
+            return {"ace": "one", "spades_double": True}
+        if low in ("nodouble", "gin-nodouble"):
+            return {"ace": "gin", "spades_double": False}
+        if low == "one-nodouble":
+            return {"ace": "one", "spades_double": False}
+        raise RulesError("oklahoma takes off, on (ace = gin only), one (ace = knock with 1), or "
+                         "gin-nodouble / one-nodouble (no spade doubling)", rule="rules")
+    if isinstance(default, bool):
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(f"{key} takes true or false, not {text!r}", rule="rules")
+    if isinstance(default, str):
+        return low
+    if low in ("off", "none", "null", "no"):
+        return None
+    try:
+        return int(low)
+    except ValueError:
+        raise RulesError(f"{key} takes a whole number, not {text!r}", rule="rules") from None
+
+
+def with_knobs(rules: Rules, **knobs: str) -> Rules:
+    """Change knobs given as text (``--set knock_limit=9``), checking each.
+
+    >>> with_knobs(preset("standard"), next_dealer="alternate").next_dealer
+    'alternate'
+    >>> with_knobs(preset("standard"), knock_limt="9")
+    Traceback (most recent call last):
+    ...
+    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop [rules]
+    """
+    data = rules_to_dict(rules)
+    for key, text in knobs.items():
+        data[key] = _parse_knob_value(key, text)
+    return rules_from_dict(data)

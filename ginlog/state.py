@@ -1,0 +1,194 @@
+"""The state of a match, as the reducer rebuilds it: frozen values, nothing else.
+
+:class:`MatchState` is what a replay shows at any event: players and rules,
+the running score, every finished hand, and the hand in progress
+(:class:`HandState`). Cards a player is *known* to hold are kept as bit masks
+(see :attr:`ginlog.cards.Card.bit`), so "is this card possible here?" and
+card conservation are single integer operations.
+
+Where each of the 52 cards is, at any moment of a hand:
+
+- known in a player's hand (``known``), on the pile (``pile``), face down
+  under a knock (``ending.card``), or in the recorded stock order;
+- otherwise *unknown*: in the stock or hidden in a hand. The count of unknown
+  cards always equals the stock count plus the hidden part of each hand
+  (:meth:`HandState.conservation_error` checks exactly that).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+import attrs
+
+from .cards import Card, cards_mask, mask_cards
+from .melds import Arrangement, Meld
+from .rules import Rules
+from .scoring import HandResult, HandScore, Tally
+
+__all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "ALL_CARDS"]
+
+ALL_CARDS: Final = cards_mask(Card(s, r) for s in range(4) for r in range(1, 14))
+
+HandPhase = Literal["offer", "draw", "discard", "show", "defend"]
+MatchPhase = Literal["setup", "ready", "hand", "over", "abandoned"]
+
+
+def popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+@attrs.frozen
+class Shown:
+    """A hand laid out at the end of a hand."""
+
+    player: str
+    cards: tuple[Card, ...]
+    melds: tuple[Meld, ...]
+    layoffs: tuple[Card, ...]
+    deadwood: tuple[Card, ...]
+    declared: bool  # melds given by the player, not found by ginlog
+
+    @property
+    def deadwood_value(self) -> int:
+        return sum(c.value for c in self.deadwood)
+
+
+@attrs.frozen
+class Ending:
+    """How the player going out ended the hand, and what they have shown so far."""
+
+    how: Literal["knock", "gin", "big_gin"]
+    player: str
+    card: Card | None  # face-down discard (None for big gin)
+    knocker: Shown | None = None
+    # When the knocker left the arrangement to ginlog, every least-deadwood
+    # arrangement stays a candidate until the defender shows: the one that
+    # leaves the defender least to lay off is then used.
+    candidates: tuple[Arrangement, ...] = ()
+
+
+@attrs.frozen
+class HandState:
+    """A hand in progress. Players are indexed as in the match (0, 1)."""
+
+    number: int
+    dealer: str
+    upcard: Card
+    knock_limit: int
+    phase: HandPhase
+    turn: str
+    stock: int
+    pile: tuple[Card, ...]
+    known: tuple[int, int]
+    sizes: tuple[int, int]
+    stock_order: tuple[Card, ...] | None = None
+    passes: int = 0
+    taken: Card | None = None
+    ending: Ending | None = None
+    upcard_takes: int = 0
+    bounced: tuple[str, Card] | None = None  # (player, card) taken from the pile and discarded straight back
+
+    @property
+    def pile_top(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def pile_mask(self) -> int:
+        return cards_mask(self.pile)
+
+    def placed_mask(self) -> int:
+        """Every card whose place is known."""
+        m = self.known[0] | self.known[1] | cards_mask(self.pile)
+        if self.ending is not None and self.ending.card is not None:
+            m |= self.ending.card.bit
+        if self.stock_order is not None:
+            m |= cards_mask(self.stock_order)
+        return m
+
+    def unknown_cards(self) -> tuple[Card, ...]:
+        """Cards that are in the stock or hidden in a hand, as far as the record says."""
+        return mask_cards(ALL_CARDS & ~self.placed_mask())
+
+    def conservation_error(self) -> str | None:
+        """None when every card is in exactly one place; else what is wrong."""
+        places = [self.known[0], self.known[1], cards_mask(self.pile)]
+        counts = [popcount(self.known[0]), popcount(self.known[1]), len(self.pile)]
+        if self.ending is not None and self.ending.card is not None:
+            places.append(self.ending.card.bit)
+            counts.append(1)
+        if self.stock_order is not None:
+            places.append(cards_mask(self.stock_order))
+            counts.append(len(self.stock_order))
+        union = 0
+        for p in places:
+            union |= p
+        if popcount(union) != sum(counts) or len(set(self.pile)) != len(self.pile):
+            return "a card is in two places"
+        hidden = self.sizes[0] - counts[0] + self.sizes[1] - counts[1]
+        if min(self.sizes[0] - counts[0], self.sizes[1] - counts[1]) < 0:
+            return "a hand holds more known cards than its size"
+        in_stock_unknown = self.stock - (len(self.stock_order) if self.stock_order is not None else 0)
+        if 52 - popcount(union) != hidden + in_stock_unknown:
+            return f"{52 - popcount(union)} cards unaccounted for, expected {hidden + in_stock_unknown}"
+        return None
+
+
+@attrs.frozen
+class FinishedHand:
+    """One hand of the score sheet: what happened and what the rules made of it."""
+
+    number: int
+    dealer: str
+    result: HandResult
+    score: HandScore
+    recorded: Literal["moves", "result"]
+    shown: tuple[Shown, ...] = ()
+    void_reason: str | None = None
+    seq: int = 0
+
+
+@attrs.frozen
+class MatchState:
+    """The whole match after some prefix of its events."""
+
+    players: tuple[str, str]
+    rules: Rules
+    tally: Tally
+    phase: MatchPhase = "setup"
+    dealer: str | None = None  # who deals the next hand (or the current one)
+    hands: tuple[FinishedHand, ...] = ()
+    hand: HandState | None = None
+    seq: int = 0  # the last effective event
+    first_dealer_how: str | None = None
+    abandoned: str | None = None
+    title: str | None = None
+    tool: str | None = None
+    # States before the last effective events, newest last, for corrections.
+    # Each saved state has an empty history of its own, so memory stays bounded.
+    history: tuple[MatchState, ...] = ()
+
+    def index(self, player: str) -> int:
+        return self.players.index(player)
+
+    def other(self, player: str) -> str:
+        return self.players[1 - self.players.index(player)]
+
+    @property
+    def winner(self) -> str | None:
+        """The match winner once it is over (for a one-hand match: whoever scored)."""
+        if self.tally.winner is not None:
+            return self.tally.winner
+        if self.phase == "over" and self.rules.single_hand and self.hands:
+            return self.hands[-1].score.winner
+        return None
+
+    @property
+    def finished(self) -> bool:
+        return self.phase in ("over", "abandoned")
+
+    def totals(self) -> dict[str, int]:
+        """Running totals; once the match is over, with its end-of-match bonuses."""
+        if self.phase == "over":
+            return self.tally.final_totals(self.rules)
+        return self.tally.totals()
