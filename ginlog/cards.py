@@ -52,7 +52,7 @@ _SUIT_ALIASES: Final = {
 _RANK_ALIASES: Final = {r.lower(): r for r in RANKS} | {"10": "T", "1": "", "11": "", "12": "", "13": ""}
 
 
-@attrs.frozen(order=True, repr=False, cache_hash=True)
+@attrs.frozen(repr=False, cache_hash=True)
 class Card:
     """One playing card. Use :func:`parse_card` or :data:`DECK`; never build duplicates.
 
@@ -90,6 +90,20 @@ class Card:
 
     def __str__(self) -> str:
         return RANKS[self.rank - 1] + SUITS[self.suit_index]
+
+    # Ordering by suit then rank, which is the order of ``bit``; written out
+    # because attrs' generated ordering builds tuples on every comparison.
+    def __lt__(self, other: Card) -> bool:
+        return self.suit_index * 16 + self.rank < other.suit_index * 16 + other.rank
+
+    def __gt__(self, other: Card) -> bool:
+        return self.suit_index * 16 + self.rank > other.suit_index * 16 + other.rank
+
+    def __le__(self, other: Card) -> bool:
+        return not self > other
+
+    def __ge__(self, other: Card) -> bool:
+        return not self < other
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"

@@ -11,12 +11,12 @@ checks it against the current state, and only then is it written.
 >>> from ginlog.events import *
 >>> from ginlog.rules import preset
 >>> from ginlog.cards import parse_card as c
->>> s = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
->>> s = apply(s, FirstDealer(dealer="Ann", how="agreed"), 2)
->>> s = apply(s, HandDealt(dealer="Ann", upcard=c("7h")), 3)
->>> s.hand.turn, s.hand.phase, s.hand.stock
+>>> tl = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
+>>> tl = apply(tl, FirstDealer(dealer="Ann", how="agreed"), 2)
+>>> tl = apply(tl, HandDealt(dealer="Ann", upcard=c("7h")), 3)
+>>> tl.state.hand.turn, tl.state.hand.phase, tl.state.hand.stock
 ('Bob', 'offer', 31)
->>> apply(s, CardDrawn(player="Ann", source="pile"), 4)
+>>> apply(tl, CardDrawn(player="Ann", source="pile"), 4)
 Traceback (most recent call last):
 ...
 ginlog.errors.IllegalMove: it is Bob's turn, not Ann's [turn-order]
@@ -59,78 +59,88 @@ from .melds import (
     deadwood_of_mask,
 )
 from .scoring import HandResult, HandScore, Tally, price_hand
-from .state import ALL_CARDS, Ending, FinishedHand, HandState, MatchState, Shown
+from .state import Ending, FinishedHand, HandState, MatchState, Shown, Timeline, replace_hand, replace_match
 
-__all__ = ["start", "apply", "fold", "UNDO_DEPTH", "legal_actions"]
+__all__ = ["start", "apply", "step", "fold", "UNDO_DEPTH", "legal_actions"]
 
 #: How many effective events a run of corrections can undo.
 UNDO_DEPTH: Final = 64
 HAND_SIZE: Final = 10
-evolve = attrs.evolve
 
 
 def _illegal(message: str, rule: str) -> IllegalMove:
     return IllegalMove(message, rule=rule)
 
 
-def start(event: MatchStarted, seq: int = 1) -> MatchState:
-    """The state after the first line of a match file."""
+def start(event: MatchStarted, seq: int = 1) -> Timeline:
+    """The timeline after the first line of a match file."""
     if not isinstance(event, MatchStarted):
         raise _illegal(f"a match file must begin with match_started, not {type(event).__name__}", "first-event")
-    return MatchState(
+    state = MatchState(
         players=event.players,
         rules=event.rules,
         tally=Tally.start(event.players),
-        seq=seq,
         title=event.title,
         tool=event.tool,
     )
+    return Timeline(state, seq)
 
 
-def fold(events: Iterable[Event]) -> MatchState:
-    """Apply a whole list of events (numbered from 1) and return the final state."""
+def fold(events: Iterable[Event]) -> Timeline:
+    """Apply a whole list of events (numbered from 1) and return the final timeline."""
     it = iter(events)
-    state = start(next(it))
+    tl = start(next(it))  # type: ignore[arg-type]
     for seq, ev in enumerate(it, start=2):
-        state = apply(state, ev, seq)
-    return state
+        tl = apply(tl, ev, seq)
+    return tl
 
 
-def apply(state: MatchState, event: Event, seq: int | None = None) -> MatchState:
-    """The state after ``event``; raise :class:`IllegalMove` if it breaks a rule.
+def apply(tl: Timeline, event: Event, seq: int | None = None) -> Timeline:
+    """The timeline after ``event``; raise :class:`IllegalMove` if it breaks a rule.
 
     ``seq`` is the event's sequence number (the next one when not given); it is
-    what a later correction names in ``undoes``.
+    what a later correction names in ``undoes``. A :class:`Correction` goes back
+    to the state before the last effective event; anything else goes through
+    :func:`step`.
     """
     if seq is None:
-        seq = state.seq + 1
-    if type(event) not in _HANDLERS:
+        seq = tl.seq + 1
+    kind = type(event)
+    if kind is Correction:
+        return _correction(tl, event)  # type: ignore[arg-type]
+    state = tl.state
+    new = state if kind is Note else step(state, event)
+    back = tl.back
+    if len(back) >= UNDO_DEPTH:
+        back = back[1:]
+    return Timeline(new, seq, back + ((tl.seq, state),))
+
+
+def step(state: MatchState, event: Event) -> MatchState:
+    """The pure rules: the match state after one (non-correction) event."""
+    handler = _HANDLERS.get(type(event))
+    if handler is None:
         raise _illegal(f"{type(event).__name__} is not an event the reducer knows", "unknown-event")
-    if type(event) is Correction:
-        return _correction(state, event)  # type: ignore[arg-type]
-    if type(event) is Note:
-        new = state
-    else:
-        new = _HANDLERS[type(event)](state, event)
-    saved = evolve(state, history=())
-    history = state.history[-(UNDO_DEPTH - 1):] + (saved,)
-    return evolve(new, seq=seq, history=history)
+    return handler(state, event)
 
 
 # ---------------------------------------------------------------------------
 # Match-level events
 
 
-def _correction(state: MatchState, ev: Correction) -> MatchState:
-    if not state.history:
-        raise _illegal("there is nothing left to undo", "correction")
-    if ev.undoes != state.seq:
+def _correction(tl: Timeline, ev: Correction) -> Timeline:
+    if not tl.back:
         raise _illegal(
-            f"a correction undoes the last effective event, which is event {state.seq}, not {ev.undoes}",
+            "there is nothing left to undo" if tl.seq <= 1 else f"corrections go back at most {UNDO_DEPTH} events",
             "correction",
         )
-    previous = state.history[-1]
-    return evolve(previous, history=state.history[:-1])
+    if ev.undoes != tl.seq:
+        raise _illegal(
+            f"a correction undoes the last effective event, which is event {tl.seq}, not {ev.undoes}",
+            "correction",
+        )
+    seq, previous = tl.back[-1]
+    return Timeline(previous, seq, tl.back[:-1])
 
 
 def _require_player(state: MatchState, player: str) -> None:
@@ -155,7 +165,7 @@ def _first_dealer(state: MatchState, ev: FirstDealer) -> MatchState:
             raise _illegal(f"the lower cut deals: {lower} cut lower", "cut")
     elif ev.cuts is not None:
         raise _illegal("cut cards go with how='cut'", "cut")
-    return evolve(state, phase="ready", dealer=ev.dealer, first_dealer_how=ev.how)
+    return replace_match(state, phase="ready", dealer=ev.dealer, first_dealer_how=ev.how)
 
 
 def _require_ready(state: MatchState, what: str) -> None:
@@ -209,13 +219,13 @@ def _deal(state: MatchState, ev: HandDealt) -> MatchState:
         sizes=(HAND_SIZE, HAND_SIZE),
         stock_order=stock_order,
     )
-    return evolve(state, phase="hand", hand=hand)
+    return replace_match(state, phase="hand", hand=hand)
 
 
 def _abandon(state: MatchState, ev: MatchAbandoned) -> MatchState:
     if state.finished:
         raise _illegal("the match is already over", "match-over")
-    return evolve(state, phase="abandoned", abandoned=ev.reason, hand=None)
+    return replace_match(state, phase="abandoned", abandoned=ev.reason, hand=None)
 
 
 # ---------------------------------------------------------------------------
@@ -271,13 +281,13 @@ def _draw(state: MatchState, ev: CardDrawn) -> MatchState:
             raise _illegal(f"the top of the pile is {top}, not {ev.card}", "pile-top")
         known[i] |= top.bit
         takes = hand.upcard_takes + 1
-        new = evolve(
+        new = replace_hand(
             hand, phase="discard", pile=hand.pile[:-1], known=(known[0], known[1]), sizes=(sizes[0], sizes[1]),
             taken=top, upcard_takes=takes,
         )
         if rules.upcard_take_limit is not None and takes >= rules.upcard_take_limit:
             return _end_void(state, new, f"the upcard was taken {takes} times", "moves")
-        return evolve(state, hand=new)
+        return replace_match(state, hand=new)
     # from the stock
     if hand.phase == "offer":
         raise _illegal(f"the upcard is offered first: {ev.player} takes it or passes", "upcard-offer")
@@ -295,11 +305,11 @@ def _draw(state: MatchState, ev: CardDrawn) -> MatchState:
         if b & (hand.placed_mask()):
             raise _illegal(f"{ev.card} cannot be in the stock: its place is known", "card-elsewhere")
         known[i] |= b
-    new = evolve(
+    new = replace_hand(
         hand, phase="discard", stock=hand.stock - 1, stock_order=stock_order,
         known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None,
     )
-    return evolve(state, hand=new)
+    return replace_match(state, hand=new)
 
 
 def _pass(state: MatchState, ev: UpcardPassed) -> MatchState:
@@ -307,8 +317,8 @@ def _pass(state: MatchState, ev: UpcardPassed) -> MatchState:
     if hand.phase != "offer":
         raise _illegal("passing is only for the first upcard; now draw from the stock or the pile", "upcard-offer")
     if hand.passes == 0:
-        return evolve(state, hand=evolve(hand, passes=1, turn=hand.dealer))
-    return evolve(state, hand=evolve(hand, passes=2, phase="draw", turn=state.other(hand.dealer)))
+        return replace_match(state, hand=replace_hand(hand, passes=1, turn=hand.dealer))
+    return replace_match(state, hand=replace_hand(hand, passes=2, phase="draw", turn=state.other(hand.dealer)))
 
 
 def _check_discard(state: MatchState, hand: HandState, player: str, card: Card, what: str) -> int:
@@ -330,7 +340,7 @@ def _discard(state: MatchState, ev: CardDiscarded) -> MatchState:
     sizes = list(hand.sizes)
     sizes[i] -= 1
     bounced = (ev.player, ev.card) if hand.taken == ev.card else None
-    new = evolve(
+    new = replace_hand(
         hand, phase="draw", turn=state.other(ev.player), pile=hand.pile + (ev.card,),
         known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None, bounced=bounced,
     )
@@ -343,7 +353,7 @@ def _discard(state: MatchState, ev: CardDiscarded) -> MatchState:
         and hand.bounced[0] != ev.player
     ):
         return _end_void(state, new, "both players took the upcard and discarded it straight back", "moves")
-    return evolve(state, hand=new)
+    return replace_match(state, hand=new)
 
 
 def _go_out(state: MatchState, ev: Knocked | Gin | BigGin) -> MatchState:
@@ -366,13 +376,13 @@ def _go_out(state: MatchState, ev: Knocked | Gin | BigGin) -> MatchState:
         sizes[i] -= 1
     if how == "knock" and hand.knock_limit == 0:
         raise _illegal("the knock limit of this hand is 0 (Oklahoma ace): only gin goes out", "knock-limit")
-    new = evolve(
+    new = replace_hand(
         hand, phase="show", known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None,
         ending=Ending(how, ev.player, card),  # type: ignore[arg-type]
     )
     if known[i].bit_count() == sizes[i]:  # the whole hand is known: check now, not at the show
         _check_going_out(rules, new, how, ev.player, known[i])
-    return evolve(state, hand=new)
+    return replace_match(state, hand=new)
 
 
 def _check_going_out(rules: object, hand: HandState, how: str, player: str, mask: int) -> None:
@@ -447,8 +457,8 @@ def _show_knocker(state: MatchState, hand: HandState, ev: HandShown) -> MatchSta
     known[i] = mask
     shown = Shown(ev.player, tuple(sorted(ev.cards)), arr.melds, (), arr.deadwood, ev.melds is not None)
     new_ending = Ending(how, ending.player, ending.card, shown, candidates)  # type: ignore[arg-type]
-    new = evolve(hand, phase="defend", turn=state.other(ev.player), known=(known[0], known[1]), ending=new_ending)
-    return evolve(state, hand=new)
+    new = replace_hand(hand, phase="defend", turn=state.other(ev.player), known=(known[0], known[1]), ending=new_ending)
+    return replace_match(state, hand=new)
 
 
 def _show_defender(state: MatchState, hand: HandState, ev: HandShown) -> MatchState:
@@ -503,7 +513,7 @@ def _show_defender(state: MatchState, hand: HandState, ev: HandShown) -> MatchSt
     )
     known = list(hand.known)
     known[i] = mask
-    done = evolve(hand, known=(known[0], known[1]))
+    done = replace_hand(hand, known=(known[0], known[1]))
     shown = (knocker, defender) if state.index(knocker.player) == 0 else (defender, knocker)
     return _finish(state, done, result, "moves", shown)
 
@@ -539,7 +549,7 @@ def _finish(
     tally = state.tally.add(state.rules, score)
     next_dealer = tally.next_dealer(state.rules, dealer, score)
     over = tally.winner is not None or state.rules.single_hand
-    return evolve(
+    return replace_match(
         state,
         tally=tally,
         hands=state.hands + (finished,),
@@ -611,8 +621,6 @@ _HANDLERS: Final = {
     HandShown: _show,
     HandResultOnly: _result_only,
     HandVoid: _void,
-    Note: None,
-    Correction: None,
     MatchAbandoned: _abandon,
 }
 

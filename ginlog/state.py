@@ -17,7 +17,8 @@ Where each of the 52 cards is, at any moment of a hand:
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from collections.abc import Callable
+from typing import Any, Final, Literal
 
 import attrs
 
@@ -26,7 +27,7 @@ from .melds import Arrangement, Meld
 from .rules import Rules
 from .scoring import HandResult, HandScore, Tally
 
-__all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "ALL_CARDS"]
+__all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "Timeline", "ALL_CARDS", "replacer"]
 
 ALL_CARDS: Final = cards_mask(Card(s, r) for s in range(4) for r in range(1, 14))
 
@@ -36,6 +37,29 @@ MatchPhase = Literal["setup", "ready", "hand", "over", "abandoned"]
 
 def popcount(mask: int) -> int:
     return mask.bit_count()
+
+
+_KEEP: Final = object()
+
+
+def replacer(cls: type) -> Callable[..., Any]:
+    """A fast ``attrs.evolve`` for one class: ``replace(obj, field=value, ...)``.
+
+    ``attrs.evolve`` looks every field up by name on each call; the reducer makes
+    a new state for every event, so it uses this compiled equivalent instead.
+
+    >>> r = replacer(Shown)
+    >>> r(Shown("Ann", (), (), (), (), False), player="Bob").player
+    'Bob'
+    """
+    names = [a.name for a in attrs.fields(cls)]
+    params = ", ".join(f"{n}=_K" for n in names)
+    args = ", ".join(f"self.{n} if {n} is _K else {n}" for n in names)
+    namespace: dict[str, Any] = {"_K": _KEEP, "_cls": cls}
+    exec(f"def replace(self, *, {params}):\n    return _cls({args})\n", namespace)  # noqa: S102
+    fn: Callable[..., Any] = namespace["replace"]
+    fn.__doc__ = f"A copy of a {cls.__name__} with the given fields changed."
+    return fn
 
 
 @attrs.frozen
@@ -159,14 +183,10 @@ class MatchState:
     dealer: str | None = None  # who deals the next hand (or the current one)
     hands: tuple[FinishedHand, ...] = ()
     hand: HandState | None = None
-    seq: int = 0  # the last effective event
     first_dealer_how: str | None = None
     abandoned: str | None = None
     title: str | None = None
     tool: str | None = None
-    # States before the last effective events, newest last, for corrections.
-    # Each saved state has an empty history of its own, so memory stays bounded.
-    history: tuple[MatchState, ...] = ()
 
     def index(self, player: str) -> int:
         return self.players.index(player)
@@ -192,3 +212,22 @@ class MatchState:
         if self.phase == "over":
             return self.tally.final_totals(self.rules)
         return self.tally.totals()
+
+
+@attrs.frozen
+class Timeline:
+    """The reducer's whole state: the match now, and the states corrections can go back to.
+
+    ``seq`` is the last *effective* event (the one a correction would undo);
+    ``back`` holds ``(seq, state)`` before each of the last effective events,
+    newest last, at most :data:`ginlog.reducer.UNDO_DEPTH` of them, so memory
+    stays flat however long the match.
+    """
+
+    state: MatchState
+    seq: int
+    back: tuple[tuple[int, MatchState], ...] = ()
+
+
+replace_match = replacer(MatchState)
+replace_hand = replacer(HandState)

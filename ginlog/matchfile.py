@@ -1,0 +1,219 @@
+"""Match files: read one into states (collecting every problem), or append a checked event.
+
+This is the seam between the log store (bytes, lines, the hash chain) and the
+pure core (events, the reducer). Reading drives the reducer line by line and,
+like python-chess's PGN reader, can *collect* problems instead of dying on the
+first: a malformed line, a broken link or an illegal move is recorded with its
+file, line and event number, the bad event is skipped, and reading goes on.
+
+>>> import tempfile, os
+>>> from ginlog.rules import preset
+>>> path = os.path.join(tempfile.mkdtemp(), "m.jsonl")
+>>> _ = new_match(path, ("Ann", "Bob"), preset("standard"))
+>>> r = append_event(path, FirstDealer(dealer="Ann", how="agreed"))
+>>> report = read_match(path)
+>>> report.ok, report.state.phase, report.lines
+(True, 'ready', 2)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import BinaryIO
+
+import attrs
+
+from . import store
+from .errors import EventError, GinlogError, IllegalMove, IntegrityError
+from .events import (
+    SCHEMA_VERSION,
+    Correction,
+    Event,
+    FirstDealer,
+    MatchStarted,
+    event_fields,
+    event_from_line,
+    event_type,
+)
+from .reducer import apply, start
+from .rules import Rules
+from .state import MatchState, Timeline
+
+__all__ = ["Step", "MatchReport", "iter_steps", "read_match", "new_match", "append_event", "append_events", "FirstDealer"]
+
+Source = str | os.PathLike[str] | BinaryIO
+
+
+@attrs.frozen
+class Step:
+    """One line of a match file, its event, and the state after it."""
+
+    line: int
+    seq: int
+    event: Event
+    timeline: Timeline
+    digest: str
+
+    @property
+    def state(self) -> MatchState:
+        return self.timeline.state
+
+
+@attrs.frozen
+class MatchReport:
+    """Everything a reader learned from a match file."""
+
+    path: str
+    timeline: Timeline | None
+    errors: tuple[GinlogError, ...]
+    lines: int  # lines read (the last seq seen)
+    head: str | None  # digest of the last line (the head hash to keep)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def state(self) -> MatchState | None:
+        return self.timeline.state if self.timeline is not None else None
+
+
+def _label(source: Source, name: str | None) -> str:
+    if name is not None:
+        return name
+    if isinstance(source, (str, os.PathLike)):
+        return os.fsdecode(source)
+    return "<stdin>"
+
+
+def iter_steps(
+    source: Source,
+    *,
+    errors: list[GinlogError] | None = None,
+    name: str | None = None,
+    upto: int | None = None,
+) -> Iterator[Step]:
+    """Stream the steps of a match: (line, event, state after it).
+
+    With ``errors=None`` the first problem is raised, with its place. With a
+    list, problems are appended and reading goes on where that makes sense:
+    a line that cannot be read or an illegal event is skipped (the state stays
+    as it was), so one bad line does not hide the rest. ``upto`` stops after
+    that many lines (replay to event N).
+    """
+    label = _label(source, name)
+    tl: Timeline | None = None
+    collect = errors is not None
+    for line in store.read_lines(source, errors=errors, name=label):
+        data = line.data
+        seq = data["seq"]
+        try:
+            event = event_from_line(data)
+            if tl is None:
+                if not isinstance(event, MatchStarted):
+                    raise IllegalMove(
+                        f"a match file begins with match_started, not {data.get('type')}", rule="first-event"
+                    )
+                tl = start(event, seq)
+            else:
+                tl = apply(tl, event, seq)
+        except GinlogError as exc:
+            err = exc.at(path=label, line=line.lineno, seq=seq)
+            if not collect:
+                raise err from None
+            assert errors is not None
+            errors.append(err)
+            if tl is None:
+                return  # without the first line there is nothing to check the rest against
+            continue
+        yield Step(line.lineno, seq, event, tl, line.digest)
+        if upto is not None and line.lineno >= upto:
+            return
+
+
+def read_match(
+    source: Source,
+    *,
+    collect: bool = False,
+    name: str | None = None,
+    upto: int | None = None,
+    anchor: str | None = None,
+) -> MatchReport:
+    """Read a whole match file into its final state.
+
+    ``collect=True`` gathers every problem into the report instead of raising.
+    ``anchor`` is a head hash the user kept: the file must still end there
+    (or continue from it), which catches lines cut off the end.
+    """
+    label = _label(source, name)
+    errors: list[GinlogError] = []
+    tl: Timeline | None = None
+    lines = 0
+    head: str | None = None
+    seen_anchor = anchor is None
+    try:
+        for step in iter_steps(source, errors=errors if collect else None, name=label, upto=upto):
+            tl = step.timeline
+            lines = step.line
+            head = step.digest
+            if not seen_anchor and step.digest == anchor:
+                seen_anchor = True
+    except GinlogError as exc:
+        if not collect:
+            raise
+        errors.append(exc if exc.path else exc.at(path=label))
+    if not seen_anchor:
+        err = IntegrityError(
+            f"the file does not contain the kept head {anchor[:12]}...: lines were removed or changed",
+            rule="anchor",
+            path=label,
+        )
+        if not collect:
+            raise err
+        errors.append(err)
+    if tl is None and not errors:
+        err = EventError("the file is empty: a match file begins with match_started", rule="first-event", path=label)
+        if not collect:
+            raise err
+        errors.append(err)
+    return MatchReport(label, tl, tuple(errors), lines, head)
+
+
+def new_match(
+    path: str | os.PathLike[str], players: tuple[str, str], rules: Rules, *, title: str | None = None
+) -> Timeline:
+    """Create a match file (refusing to overwrite) and return its first timeline."""
+    event = MatchStarted(players=players, rules=rules, title=title)
+    store.create(path, "match_started", SCHEMA_VERSION, event_fields(event))
+    return start(event, 1)
+
+
+def append_events(path: str | os.PathLike[str], events: list[Event]) -> tuple[Timeline, list[store.Line]]:
+    """Check ``events`` in turn against the file's current state; write them only if all are legal.
+
+    The file is read (and checked) first; a file with any problem is not
+    appended to. Nothing is written unless every event is legal, and the write
+    states the event it expects to follow, so a concurrent writer gets a
+    :class:`~ginlog.errors.Conflict` instead of a fork.
+    """
+    label = os.fsdecode(path)
+    report = read_match(path)
+    tl = report.timeline
+    assert tl is not None
+    seq = report.lines
+    items = []
+    for event in events:
+        seq += 1
+        try:
+            tl = apply(tl, event, seq)
+        except GinlogError as exc:
+            raise exc.at(path=label, seq=seq) from None
+        items.append((event_type(event), SCHEMA_VERSION, event_fields(event)))
+    lines = store.append_many(path, items, expect=report.lines)
+    return tl, lines
+
+
+def append_event(path: str | os.PathLike[str], event: Event) -> Timeline:
+    """Append one event after checking it; return the new timeline."""
+    return append_events(path, [event])[0]

@@ -1,0 +1,194 @@
+"""Simulated matches: a shuffled deck and two simple players, written as ginlog events.
+
+Used for the sample games, the property tests, the benchmarks and the
+reliability campaigns: every match it makes is legal by construction and is
+checked by the reducer as it is made, so a bug on either side shows at once.
+
+The players are deliberately simple (take a card that lowers their
+deadwood, throw the card that leaves the least, knock as soon as allowed with
+probability ``knock_rate``), which is enough to reach every ending: gin,
+knocks, undercuts, lay-offs, the two-card stock.
+
+>>> from ginlog.rules import preset
+>>> events = simulate_match(preset("standard"), seed=7)
+>>> from ginlog.reducer import fold
+>>> state = fold(events).state
+>>> state.phase, state.winner is not None
+('over', True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from .cards import DECK, Card, cards_mask
+from .events import (
+    BigGin,
+    CardDiscarded,
+    CardDrawn,
+    Event,
+    FirstDealer,
+    Gin,
+    HandDealt,
+    HandShown,
+    Knocked,
+    MatchStarted,
+    UpcardPassed,
+)
+from .melds import best_discard, deadwood_of_mask
+from .reducer import start, step
+from .rules import Rules
+from .state import MatchState
+
+__all__ = ["simulate_match", "simulate_hand", "Mode"]
+
+Mode = Literal["full", "table"]
+
+
+def _dead(cards: list[Card]) -> int:
+    return deadwood_of_mask(cards_mask(cards))
+
+
+def _best_after_discard(cards: list[Card], forbid: Card | None) -> tuple[Card, int]:
+    card, arr = best_discard(cards)
+    if card == forbid:
+        best: tuple[int, int, Card] | None = None
+        for c in cards:
+            if c == forbid:
+                continue
+            rest = [x for x in cards if x != c]
+            key = (_dead(rest), -c.value, c)
+            if best is None or key[:2] < best[:2]:
+                best = key
+        assert best is not None
+        return best[2], best[0]
+    return card, arr.deadwood_value
+
+
+def simulate_hand(
+    state: MatchState,
+    rng: random.Random,
+    *,
+    mode: Mode = "full",
+    knock_rate: float = 0.8,
+    stock_order: bool = True,
+) -> tuple[list[Event], MatchState]:
+    """The events of one hand from ``state`` (which must be ready for a deal), and the state after.
+
+    Each event is applied as it is made, so only legal events come out.
+    ``mode="full"`` records both hands (and, with ``stock_order``, the stock);
+    ``mode="table"`` records only what both players see.
+    """
+    rules = state.rules
+    assert state.phase == "ready" and state.dealer is not None
+    dealer = state.dealer
+    other = state.other(dealer)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands = {other: deck[0:20:2], dealer: deck[1:20:2]}
+    upcard = deck[20]
+    stock = deck[21:]
+    pile = [upcard]
+    full = mode == "full"
+    ev: Event = HandDealt(
+        dealer=dealer,
+        upcard=upcard,
+        hands={p: tuple(sorted(h)) for p, h in hands.items()} if full else None,
+        stock=tuple(stock) if full and stock_order else None,
+    )
+    out: list[Event] = []
+
+    def emit(e: Event) -> None:
+        nonlocal state
+        state = step(state, e)
+        out.append(e)
+
+    emit(ev)
+    limit = rules.knock_limit_for(upcard)
+    may_discard_taken = rules.may_discard_taken_card
+
+    def finish_turn(player: str, hand: list[Card], taken: Card | None) -> None:
+        if rules.big_gin_bonus is not None and len(hand) == 11 and _dead(hand) == 0:
+            emit(BigGin(player=player))
+            return
+        card, dead = _best_after_discard(hand, None if may_discard_taken else taken)
+        if dead <= limit and (dead == 0 or rng.random() < knock_rate):
+            ev2 = Gin(player=player, card=card) if dead == 0 else Knocked(player=player, card=card)
+        else:
+            ev2 = CardDiscarded(player=player, card=card)
+        hand.remove(card)
+        emit(ev2)
+        if isinstance(ev2, CardDiscarded):
+            pile.append(card)
+
+    # The upcard offer.
+    for player in (other, dealer):
+        hand = hands[player]
+        with_up = hand + [upcard]
+        if _best_after_discard(with_up, None if may_discard_taken else upcard)[1] < _dead(hand) - 2:
+            ev = CardDrawn(player=player, source="pile", card=upcard)
+            pile.pop()
+            hand.append(upcard)
+            emit(ev)
+            finish_turn(player, hand, upcard)
+            turn = state.other(player)
+            break
+        emit(UpcardPassed(player=player))
+    else:
+        turn = other
+        ev = CardDrawn(player=other, source="stock", card=stock[0] if full else None)
+        hands[other].append(stock.pop(0))
+        emit(ev)
+        finish_turn(other, hands[other], None)
+        turn = dealer
+    # Normal turns.
+    while state.hand is not None and state.hand.phase in ("draw",):
+        hand = hands[turn]
+        top = pile[-1]
+        gain = _best_after_discard(hand + [top], None if may_discard_taken else top)[1]
+        if gain < _dead(hand) - 1:
+            ev = CardDrawn(player=turn, source="pile", card=top)
+            pile.pop()
+            hand.append(top)
+            taken: Card | None = top
+        else:
+            card = stock.pop(0)
+            ev = CardDrawn(player=turn, source="stock", card=card if full else None)
+            hand.append(card)
+            taken = None
+        emit(ev)
+        finish_turn(turn, hand, taken)
+        turn = state.other(turn)
+    if state.hand is not None and state.hand.phase == "show":
+        ending = state.hand.ending
+        assert ending is not None
+        knocker = ending.player
+        for player in (knocker, state.other(knocker)):
+            emit(HandShown(player=player, cards=tuple(sorted(hands[player]))))
+    return out, state
+
+
+def simulate_match(
+    rules: Rules,
+    *,
+    seed: int = 0,
+    players: tuple[str, str] = ("Ann", "Bob"),
+    mode: Mode = "full",
+    knock_rate: float = 0.8,
+    max_hands: int | None = None,
+) -> list[Event]:
+    """A whole legal match (or ``max_hands`` hands of one) as a list of events."""
+    rng = random.Random(seed)
+    first: Event = MatchStarted(players=players, rules=rules)
+    state = start(first).state  # type: ignore[arg-type]
+    events: list[Event] = [first]
+    ev: Event = FirstDealer(dealer=players[rng.randrange(2)], how="random")
+    state = step(state, ev)
+    events.append(ev)
+    hands = 0
+    while state.phase == "ready" and (max_hands is None or hands < max_hands):
+        hand_events, state = simulate_hand(state, rng, mode=mode, knock_rate=knock_rate)
+        events.extend(hand_events)
+        hands += 1
+    return events
