@@ -208,7 +208,7 @@ def append_events(path: str | os.PathLike[str], events: list[Event]) -> tuple[Ti
         try:
             tl = apply(tl, event, seq)
         except GinlogError as exc:
-            raise exc.at(path=label, seq=seq) from None
+            raise exc.at(path=label, line=seq, seq=seq) from None
         items.append((event_type(event), SCHEMA_VERSION, event_fields(event)))
     lines = store.append_many(path, items, expect=report.lines)
     return tl, lines

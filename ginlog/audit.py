@@ -1,0 +1,131 @@
+"""Audits: check many match files (chain, legality, scores) and collect, never stop.
+
+Each file is read in collecting mode, so a file reports every problem it has
+with its place, and one bad file never stops the run. Files are independent,
+so ``jobs > 1`` spreads them over processes.
+
+>>> import tempfile, os
+>>> from ginlog.matchfile import new_match
+>>> from ginlog.rules import preset
+>>> folder = tempfile.mkdtemp()
+>>> _ = new_match(os.path.join(folder, "a.jsonl"), ("Ann", "Bob"), preset("standard"))
+>>> [r.ok for r in audit_paths([folder])]
+[True]
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from .errors import GinlogError, StoreError
+
+__all__ = ["FileAudit", "expand_paths", "audit_file", "audit_paths"]
+
+
+@attrs.frozen
+class FileAudit:
+    """The verdict on one match file."""
+
+    path: str
+    errors: tuple[dict[str, Any], ...]
+    events: int = 0
+    hands: int = 0
+    phase: str | None = None
+    winner: str | None = None
+    totals: dict[str, int] = attrs.Factory(dict)
+    head: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.path,
+            "ok": self.ok,
+            "events": self.events,
+            "hands": self.hands,
+            "phase": self.phase,
+            "winner": self.winner,
+            "totals": self.totals,
+            "head": self.head,
+            "errors": list(self.errors),
+        }
+
+
+def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[GinlogError]]:
+    """Files, folders (recursively, ``*.jsonl``) and globs, in a stable order; and what was not found."""
+    files: list[str] = []
+    missing: list[GinlogError] = []
+    for p in paths:
+        if p == "-":
+            files.append(p)
+        elif os.path.isdir(p):
+            files.extend(sorted(str(f) for f in Path(p).rglob("*.jsonl") if f.is_file()))
+        elif os.path.exists(p):
+            files.append(p)
+        elif glob.has_magic(p):
+            hits = sorted(glob.glob(p, recursive=True))
+            if not hits:
+                missing.append(StoreError(f"no file matches {p}", rule="file", path=p))
+            files.extend(h for h in hits if os.path.isfile(h))
+        else:
+            missing.append(StoreError("no such file or folder", rule="file", path=p))
+    return files, missing
+
+
+def audit_file(path: str, anchor: str | None = None) -> FileAudit:
+    """Audit one file; never raises for anything wrong with the file."""
+    from .matchfile import read_match
+
+    if path == "-":
+        import sys
+
+        source: Any = sys.stdin.buffer
+    else:
+        source = path
+    try:
+        report = read_match(source, collect=True, anchor=anchor, name=path if path != "-" else "<stdin>")
+    except GinlogError as exc:
+        return FileAudit(path, (exc.at(path=path).to_dict(),))
+    state = report.state
+    errors = tuple(e.to_dict() for e in report.errors)
+    if state is None:
+        return FileAudit(path, errors, report.lines)
+    return FileAudit(
+        path,
+        errors,
+        events=report.lines,
+        hands=len(state.hands),
+        phase=state.phase,
+        winner=state.winner,
+        totals=state.totals(),
+        head=report.head,
+    )
+
+
+def _audit_one(args: tuple[str, str | None]) -> FileAudit:
+    return audit_file(*args)
+
+
+def audit_paths(files: Iterable[str], *, jobs: int = 1, anchor: str | None = None) -> Iterator[FileAudit]:
+    """Audit files in order (``jobs`` processes at once); folders and globs are expanded."""
+    listed, missing = expand_paths(files)
+    for err in missing:
+        yield FileAudit(err.path or "?", (err.to_dict(),))
+    work = [(f, anchor) for f in listed]
+    if jobs <= 1 or len(work) < 2:
+        for item in work:
+            yield _audit_one(item)
+        return
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    with ctx.Pool(jobs) as pool:
+        yield from pool.imap(_audit_one, work, chunksize=max(1, min(64, len(work) // (jobs * 8) or 1)))

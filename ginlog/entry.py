@@ -1,0 +1,286 @@
+"""The entry language: short words typed at the table, turned into candidate events.
+
+Whose turn it is comes from the state, never from the entry, so ``discard 7h``
+is all it takes. Parsing is pure: ``parse_entry(text, timeline)`` returns the
+events the entry stands for (the reducer then decides if they are legal).
+
+==========================  ==================================================
+entry                       meaning
+==========================  ==================================================
+``dealer NAME``             NAME deals the first hand (agreed)
+``cut NAME CARD NAME CARD`` the first dealer by cutting: the lower card deals
+``upcard CARD`` (``up``)    deal the next hand; CARD is turned up
+``take`` (``t``)            take the upcard, or the top of the pile
+``pass`` (``p``)            pass the first upcard
+``stock [CARD]`` (``s``)    draw from the stock (the card only when known)
+``discard CARD`` (``d``)    discard
+``knock CARD`` (``k``)      knock, CARD face down
+``gin [CARD]`` (``g``)      go gin (CARD may be left out when the hand is known)
+``biggin``                  big gin (all 11 cards melded)
+``show CARD...``            the hand at the end; ginlog arranges it
+``show [C C C] [C C C] C``  the same with melds given; bare cards are deadwood
+``show ... lay C C``        ... and these cards laid off, in this order
+``result HOW ...``          a score-pad hand (see below)
+``void REASON``             throw the hand in (misdeal); same dealer again
+``note TEXT``               a note in the record
+``undo`` (``u``)            undo the last effective event
+``abandon REASON``          stop the match here
+==========================  ==================================================
+
+Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
+``result gin NAME DEFENDER_DW``, ``result biggin NAME DEFENDER_DW``,
+``result void``; add ``upcard CARD`` under Oklahoma.
+
+>>> from ginlog.reducer import start, apply
+>>> from ginlog.events import MatchStarted
+>>> from ginlog.rules import preset
+>>> tl = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
+>>> parse_entry("dealer ann", tl)
+[FirstDealer(dealer='Ann', how='agreed', cuts=None)]
+>>> tl = apply(tl, parse_entry("dealer Ann", tl)[0])
+>>> parse_entry("up 7♥", tl)
+[HandDealt(dealer='Ann', upcard=Card('7H'), hands=None, stock=None)]
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .cards import Card, parse_card, parse_cards
+from .errors import GinlogError
+from .events import (
+    BigGin,
+    CardDiscarded,
+    CardDrawn,
+    Correction,
+    Event,
+    FirstDealer,
+    Gin,
+    HandDealt,
+    HandResultOnly,
+    HandShown,
+    HandVoid,
+    Knocked,
+    MatchAbandoned,
+    Note,
+    UpcardPassed,
+)
+from .melds import best_discard
+from .state import MatchState, Timeline
+
+__all__ = ["parse_entry", "EntryError", "WORDS", "split_entries"]
+
+
+class EntryError(GinlogError):
+    """An entry that is not in the entry language (a typo, a missing card)."""
+
+    default_rule = "entry"
+
+
+WORDS: Final[dict[str, str]] = {
+    "dealer": "dealer", "cut": "cut", "upcard": "upcard", "up": "upcard", "deal": "upcard",
+    "take": "take", "t": "take", "pass": "pass", "p": "pass",
+    "stock": "stock", "s": "stock", "draw": "stock",
+    "discard": "discard", "d": "discard", "knock": "knock", "k": "knock",
+    "gin": "gin", "g": "gin", "biggin": "biggin", "big-gin": "biggin",
+    "show": "show", "result": "result", "void": "void", "note": "note",
+    "undo": "undo", "u": "undo", "abandon": "abandon",
+}
+
+
+def split_entries(args: list[str]) -> list[str]:
+    """Command-line words to entries: each entry word starts a new entry.
+
+    >>> split_entries(["pass", "pass", "stock", "knock", "qc"])
+    ['pass', 'pass', 'stock', 'knock qc']
+    >>> split_entries(["discard 7h", "take"])
+    ['discard 7h', 'take']
+    """
+    out: list[str] = []
+    for arg in args:
+        if " " in arg.strip() or not out or arg.lower() in WORDS:
+            out.append(arg.strip())
+        else:
+            out[-1] += " " + arg
+    return out
+
+
+def _player(state: MatchState, text: str) -> str:
+    for p in state.players:
+        if p.lower() == text.lower():
+            return p
+    raise EntryError(f"{text!r} is not a player ({' or '.join(state.players)})", rule="entry")
+
+
+def _turn(state: MatchState) -> str:
+    if state.hand is None:
+        raise EntryError("no hand is being played: deal one with 'upcard CARD'", rule="entry")
+    return state.hand.turn
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise EntryError(f"{what} must be a whole number, not {text!r}", rule="entry") from None
+    if value < 0:
+        raise EntryError(f"{what} cannot be negative", rule="entry")
+    return value
+
+
+def _one_card(rest: list[str], word: str) -> Card:
+    if len(rest) != 1:
+        raise EntryError(f"'{word}' takes one card, like '{word} 7h'", rule="entry")
+    return parse_card(rest[0])
+
+
+def parse_entry(text: str, timeline: Timeline) -> list[Event]:
+    """The events one entry stands for (usually one), given the match so far."""
+    parts = text.strip().split()
+    if not parts:
+        raise EntryError("an empty entry", rule="entry")
+    word = WORDS.get(parts[0].lower())
+    rest = parts[1:]
+    state = timeline.state
+    if word is None:
+        raise EntryError(f"unknown entry {parts[0]!r}; type 'help' for the list", rule="entry")
+    if word == "dealer":
+        if len(rest) != 1:
+            raise EntryError("'dealer NAME' names who deals first", rule="entry")
+        return [FirstDealer(dealer=_player(state, rest[0]), how="agreed")]
+    if word == "cut":
+        if len(rest) != 4:
+            raise EntryError("'cut NAME CARD NAME CARD' records both cut cards", rule="entry")
+        cuts = {_player(state, rest[0]): parse_card(rest[1]), _player(state, rest[2]): parse_card(rest[3])}
+        if len(cuts) != 2:
+            raise EntryError("a cut needs a card from each player", rule="entry")
+        a, b = (cuts[p] for p in state.players)
+        dealer = state.players[0] if a.rank < b.rank else state.players[1]
+        return [FirstDealer(dealer=dealer, how="cut", cuts=cuts)]
+    if word == "upcard":
+        if state.dealer is None:
+            raise EntryError("choose the first dealer first ('dealer NAME' or 'cut ...')", rule="entry")
+        return [HandDealt(dealer=state.dealer, upcard=_one_card(rest, "upcard"))]
+    if word == "note":
+        if not rest:
+            raise EntryError("'note TEXT'", rule="entry")
+        return [Note(text=" ".join(rest))]
+    if word == "undo":
+        return [Correction(undoes=timeline.seq, reason=" ".join(rest) or None)]
+    if word == "void":
+        return [HandVoid(reason=" ".join(rest) or "thrown in")]
+    if word == "abandon":
+        return [MatchAbandoned(reason=" ".join(rest) or "abandoned")]
+    if word == "result":
+        return [_result(state, rest)]
+    player = _turn(state)
+    hand = state.hand
+    assert hand is not None
+    if word == "take":
+        if rest and parse_card(rest[0]) != hand.pile_top:
+            raise EntryError(f"the top of the pile is {hand.pile_top}, not {rest[0]}", rule="pile-top")
+        return [CardDrawn(player=player, source="pile", card=hand.pile_top)]
+    if word == "pass":
+        return [UpcardPassed(player=player)]
+    if word == "stock":
+        card = parse_card(rest[0]) if rest else None
+        if len(rest) > 1:
+            raise EntryError("'stock [CARD]' takes at most one card", rule="entry")
+        return [CardDrawn(player=player, source="stock", card=card)]
+    if word == "discard":
+        return [CardDiscarded(player=player, card=_one_card(rest, "discard"))]
+    if word == "knock":
+        return [Knocked(player=player, card=_one_card(rest, "knock"))]
+    if word == "gin":
+        if rest:
+            return [Gin(player=player, card=_one_card(rest, "gin"))]
+        i = state.index(player)
+        if hand.known[i].bit_count() != hand.sizes[i]:
+            raise EntryError("'gin CARD': say which card goes face down", rule="entry")
+        from .cards import mask_cards
+
+        card, _arr = best_discard(mask_cards(hand.known[i]))
+        return [Gin(player=player, card=card)]
+    if word == "biggin":
+        return [BigGin(player=player)]
+    if word == "show":
+        return [_show(player, rest)]
+    raise EntryError(f"unknown entry {parts[0]!r}", rule="entry")  # pragma: no cover
+
+
+def _show(player: str, rest: list[str]) -> HandShown:
+    """``show`` with bare cards, or ``[melds]`` and deadwood, then ``lay`` cards."""
+    text = " ".join(rest).replace("[", " [ ").replace("]", " ] ")
+    tokens = text.split()
+    melds: list[tuple[Card, ...]] = []
+    cards: list[Card] = []
+    layoffs: list[Card] | None = None
+    current: list[Card] | None = None
+    declared = False
+    for tok in tokens:
+        low = tok.lower()
+        if low == "[":
+            if current is not None:
+                raise EntryError("a '[' inside a meld", rule="entry")
+            current = []
+            declared = True
+        elif low == "]":
+            if current is None:
+                raise EntryError("a ']' with no '['", rule="entry")
+            melds.append(tuple(current))
+            current = None
+        elif low in ("lay", "layoff", "layoffs"):
+            if current is not None:
+                raise EntryError("'lay' inside a meld", rule="entry")
+            layoffs = []
+        else:
+            card = parse_card(tok)
+            if current is not None:
+                current.append(card)
+            elif layoffs is not None:
+                layoffs.append(card)
+            cards.append(card)
+    if current is not None:
+        raise EntryError("a meld is missing its ']'", rule="entry")
+    if not cards:
+        raise EntryError("'show' lists the whole hand, like 'show 2h 3h 4h ...'", rule="entry")
+    parse_cards(cards)  # duplicates
+    return HandShown(
+        player=player,
+        cards=tuple(cards),
+        melds=tuple(melds) if declared else None,
+        layoffs=tuple(layoffs) if layoffs is not None else None,
+    )
+
+
+def _result(state: MatchState, rest: list[str]) -> HandResultOnly:
+    if not rest:
+        raise EntryError("'result knock NAME KNOCKER_DW DEFENDER_DW', 'result gin NAME DEFENDER_DW' or 'result void'", rule="entry")
+    how = {"knock": "knock", "k": "knock", "gin": "gin", "g": "gin", "biggin": "big_gin", "big_gin": "big_gin", "void": "void"}.get(rest[0].lower())
+    if how is None:
+        raise EntryError(f"a result is knock, gin, biggin or void, not {rest[0]!r}", rule="entry")
+    words = rest[1:]
+    upcard = None
+    points = None
+    for key in ("upcard", "points"):
+        if key in [w.lower() for w in words]:
+            i = [w.lower() for w in words].index(key)
+            if i + 1 >= len(words):
+                raise EntryError(f"'{key}' needs a value", rule="entry")
+            if key == "upcard":
+                upcard = parse_card(words[i + 1])
+            else:
+                points = _int(words[i + 1], "points")
+            words = words[:i] + words[i + 2:]
+    if how == "void":
+        if words:
+            raise EntryError("'result void' takes nothing more", rule="entry")
+        return HandResultOnly(how="void", upcard=upcard)
+    need = 3 if how == "knock" else 2
+    if len(words) != need:
+        shape = "NAME KNOCKER_DW DEFENDER_DW" if how == "knock" else "NAME DEFENDER_DW"
+        raise EntryError(f"'result {rest[0]} {shape}'", rule="entry")
+    out = _player(state, words[0])
+    k = _int(words[1], "the knocker's deadwood") if how == "knock" else 0
+    d = _int(words[-1], "the defender's deadwood")
+    return HandResultOnly(how=how, out=out, knocker_deadwood=k, defender_deadwood=d, upcard=upcard, points=points)  # type: ignore[arg-type]

@@ -1,0 +1,166 @@
+"""The live recorder behind ``ginlog record``: prompt, check, append, report.
+
+It resumes whatever the file holds, says whose turn it is and what they may
+do, and takes one entry at a time. Each entry is checked by the reducer
+before anything is written; a refused entry writes nothing. It reads
+standard input line by line, so it works the same at a terminal and with
+entries piped in (then it answers every proposal with yes and exits 1 if any
+entry was refused, so a script notices).
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from . import store
+from .entry import parse_entry
+from .errors import Conflict, GinlogError
+from .events import SCHEMA_VERSION, HandShown, event_fields, event_type
+from .matchfile import read_match
+from .reducer import apply, legal_actions
+from .state import Timeline
+from .views import describe, hand_summary, table_text
+
+__all__ = ["run_recorder"]
+
+HELP = """Entries (whose turn it is comes from the table):
+  dealer NAME | cut NAME CARD NAME CARD     first dealer
+  upcard CARD                               deal the next hand (CARD turned up)
+  take | pass                               the upcard offer; 'take' also takes the pile's top card
+  stock [CARD]                              draw from the stock
+  discard CARD | knock CARD | gin [CARD] | biggin
+  show CARD...                              the hand at the end; ginlog arranges it
+  show [C C C] [C C C] C lay C C            melds given, deadwood, lay-offs in order
+  result knock NAME K D | result gin NAME D | result void     a score-pad hand
+  note TEXT | undo | void REASON | abandon REASON
+  table | help | quit
+Cards: 7h, 10h, th, 7♥ ..."""
+
+
+def run_recorder(path: str, stdin: TextIO, stdout: TextIO) -> int:
+    """Run the recorder until the match ends, the input ends, or 'quit'. Returns the exit code."""
+    interactive = stdin.isatty() and stdout.isatty()
+
+    def say(text: str = "") -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    try:
+        report = read_match(path)
+    except GinlogError as exc:
+        say(exc.one_line())
+        return 1
+    tl = report.timeline
+    assert tl is not None
+    last_line = report.lines
+    refused = 0
+    state = tl.state
+    say(f"{path}: {state.players[0]} v {state.players[1]}" + (f", resuming at event {last_line}" if last_line > 1 else ""))
+    say(table_text(state))
+    while not tl.state.finished:
+        if interactive:
+            acts = legal_actions(tl.state)
+            turn = tl.state.hand.turn if tl.state.hand is not None else None
+            stdout.write((f"{turn}: " if turn else "") + " | ".join(acts) + "\n> ")
+            stdout.flush()
+        raw = stdin.readline()
+        if not raw:
+            break
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
+        word = text.split()[0].lower()
+        if word in ("quit", "exit", "q"):
+            break
+        if word in ("help", "?", "h"):
+            say(HELP)
+            continue
+        if word in ("table", "status"):
+            say(table_text(tl.state))
+            continue
+        try:
+            events = parse_entry(text, tl)
+            new = tl
+            seq = last_line
+            for ev in events:
+                seq += 1
+                new = apply(new, ev, seq)
+            if interactive and any(isinstance(e, HandShown) and e.melds is None for e in events):
+                say(_proposal(tl, new))
+                stdout.write("Accept? [Y/n] ")
+                stdout.flush()
+                answer = stdin.readline().strip().lower()
+                if answer in ("n", "no"):
+                    say("Not written. Enter the show with melds: show [C C C] [C C C] C lay C")
+                    continue
+            items = [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events]
+            store.append_many(path, items, expect=last_line)
+        except Conflict as exc:
+            say(f"refused: {exc.one_line()}; re-reading the file")
+            refused += 1
+            try:
+                report = read_match(path)
+            except GinlogError as err:
+                say(err.one_line())
+                return 1
+            assert report.timeline is not None
+            tl, last_line = report.timeline, report.lines
+            continue
+        except GinlogError as exc:
+            refused += 1
+            say(f"refused: {exc.message} [{exc.rule}] (nothing written)")
+            continue
+        before = tl.state
+        tl, last_line = new, seq
+        for ev in events:
+            say(f"ok {seq}: {describe(ev, before, tl.state)}")
+        _after(tl, before, say)
+    if tl.state.finished:
+        say(_final(tl))
+    else:
+        say(f"Stopped at event {last_line}; 'ginlog record {path}' resumes.")
+    return 1 if refused and not interactive else 0
+
+
+def _proposal(before: Timeline, after: Timeline) -> str:
+    st = after.state
+    if st.hand is not None and st.hand.ending is not None and st.hand.ending.knocker is not None and before.state.hand is not None and before.state.hand.phase == "show":
+        k = st.hand.ending.knocker
+        return f"ginlog arranges {k.player}'s hand: " + " ".join(f"[{m}]" for m in k.melds) + (
+            f" deadwood {' '.join(map(str, k.deadwood))} = {k.deadwood_value}" if k.deadwood else " (gin)"
+        )
+    if len(st.hands) > len(before.state.hands):
+        return "ginlog arranges: " + hand_summary(st.hands[-1])
+    return "ginlog arranges the hand"
+
+
+def _after(tl: Timeline, before: object, say: object) -> None:
+    from .state import MatchState
+
+    assert isinstance(before, MatchState)
+    st = tl.state
+    if len(st.hands) > len(before.hands):
+        say(hand_summary(st.hands[-1]))  # type: ignore[operator]
+        totals = st.totals()
+        say("Score: " + ", ".join(f"{p} {totals[p]}" for p in st.players))  # type: ignore[operator]
+        if not st.finished:
+            say(f"Next: {st.dealer} deals hand {len(st.hands) + 1} ('upcard CARD').")  # type: ignore[operator]
+    elif st.phase == "ready" and before.phase == "setup":
+        say(f"{st.dealer} deals the first hand ('upcard CARD').")  # type: ignore[operator]
+
+
+def _final(tl: Timeline) -> str:
+    st = tl.state
+    if st.phase == "abandoned":
+        return f"Match abandoned: {st.abandoned}"
+    totals = st.totals()
+    b = st.tally.bonuses(st.rules)
+    lines = ["Final sheet:"]
+    for h in st.hands:
+        lines.append(f"  {h.number:>2}. {h.dealer:<8} {h.score.outcome:<9} {h.score.winner or '-':<8} {h.score.points:>4}")
+    for label, part in (("game bonus", b.game), ("boxes", b.boxes), ("shutout", b.shutout)):
+        for p, v in part.items():
+            lines.append(f"  {label}: {p} +{v}")
+    lines.append("  Totals: " + ", ".join(f"{p} {totals[p]}" for p in st.players))
+    lines.append(f"Winner: {st.winner or 'nobody'}")
+    return "\n".join(lines)
