@@ -448,28 +448,8 @@ def best_defence(defender: str | Iterable[str | Card], knocker_melds: Sequence[M
         if best is None or key < best:
             best, best_laid = key, tuple(laid)
     arr = best_arrangement(hand & ~cards_mask(best_laid))
-    return Defence(arr.melds, _ordered_layoffs(best_laid, knocker_melds), arr.deadwood)
-
-
-def _ordered_layoffs(laid: Sequence[Card], knocker_melds: Sequence[Meld]) -> tuple[Card, ...]:
-    """Put lay-offs in an order in which each one is legal when made (chains from the inside out)."""
-    melds = list(knocker_melds)
-    left = list(laid)
-    out: list[Card] = []
-    while left:
-        for card in left:
-            for i, m in enumerate(melds):
-                if layoff_fits(m, card):
-                    melds[i] = m.extended(card)
-                    out.append(card)
-                    left.remove(card)
-                    break
-            else:
-                continue
-            break
-        else:  # pragma: no cover - the chains above are legal by construction
-            raise AssertionError(f"lay-offs {laid} do not fit")
-    return tuple(out)
+    # Each chain runs outward from its meld, so this order is legal as made.
+    return Defence(arr.melds, best_laid, arr.deadwood)
 
 
 # ---------------------------------------------------------------------------
