@@ -391,13 +391,7 @@ def _parse(raw: bytes) -> dict[str, Any]:
     if not text.strip():
         raise MalformedLine("blank line; every line must be one JSON object", rule="blank-line")
     try:
-        obj = json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_float=_parse_float,
-            parse_int=_parse_int,
-            object_pairs_hook=_object,
-        )
+        obj = _DECODER.decode(text)
     except MalformedLine:
         raise
     except RecursionError:
@@ -439,6 +433,15 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         dup = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
         raise MalformedLine(f"key {dup!r} appears twice in one object", rule="duplicate-key")
     return obj
+
+
+# One decoder for every line: json.loads with hooks would build a new one each call.
+_DECODER = json.JSONDecoder(
+    parse_constant=_reject_constant,
+    parse_float=_parse_float,
+    parse_int=_parse_int,
+    object_pairs_hook=_object,
+)
 
 
 # --------------------------------------------------------------------------- head
