@@ -391,7 +391,7 @@ class Defence:
         return sum(c.value for c in self.deadwood)
 
 
-def _layoff_chains(knocker_melds: Sequence[Meld], hand: int) -> list[list[tuple[Card, ...]]]:
+def _layoff_chains(knocker_melds: Sequence[Meld], hand: int, limit: int | None = None) -> list[list[tuple[Card, ...]]]:
     """Per open end of each knocker meld: the possible chains of lay-offs from ``hand`` (shortest first)."""
     ends: list[list[tuple[Card, ...]]] = []
     for meld in knocker_melds:
@@ -408,7 +408,7 @@ def _layoff_chains(knocker_melds: Sequence[Meld], hand: int) -> list[list[tuple[
             chain: list[Card] = []
             options: list[tuple[Card, ...]] = [()]
             rank = start
-            while 1 <= rank <= 13 and hand & (1 << (suit * 16 + rank - 1)):
+            while 1 <= rank <= 13 and hand & (1 << (suit * 16 + rank - 1)) and (limit is None or len(chain) < limit):
                 chain.append(mask_cards(1 << (suit * 16 + rank - 1))[0])
                 options.append(tuple(chain))
                 rank += step
@@ -416,13 +416,16 @@ def _layoff_chains(knocker_melds: Sequence[Meld], hand: int) -> list[list[tuple[
     return ends
 
 
-def best_defence(defender: str | Iterable[str | Card], knocker_melds: Sequence[Meld]) -> Defence:
+def best_defence(
+    defender: str | Iterable[str | Card], knocker_melds: Sequence[Meld], *, chain_limit: int | None = None
+) -> Defence:
     """The defender's own melds and lay-offs that together leave the least deadwood.
 
     Every combination of lay-off chains onto every open end is tried, and for
     each the rest of the hand is melded exactly, so a card that could either be
     laid off or kept in the defender's own meld goes where it saves most.
-    Among ties, the fewest lay-offs.
+    Among ties, the fewest lay-offs. ``chain_limit`` caps the cards laid off at
+    one end of a run (OpenSpiel's engine takes two at most).
 
     >>> d = best_defence("8S 9S 2D 3D 4D KC KD QH JH TH", [Meld.of("5S 6S 7S"), Meld.of("KS KH KD")])
     Traceback (most recent call last):
@@ -439,7 +442,7 @@ def best_defence(defender: str | Iterable[str | Card], knocker_melds: Sequence[M
         raise MeldError(f"{dup} is in both hands", rule="duplicate-card")
     best: tuple[int, int] | None = None
     best_laid: tuple[Card, ...] = ()
-    for combo in itertools.product(*_layoff_chains(knocker_melds, hand)):
+    for combo in itertools.product(*_layoff_chains(knocker_melds, hand, chain_limit)):
         laid = [c for chain in combo for c in chain]
         laid_mask = cards_mask(laid)
         if len(laid) != bin(laid_mask).count("1"):
@@ -484,7 +487,9 @@ def check_arrangement(hand: Iterable[Card], melds: Sequence[str | Iterable[str |
     return Arrangement(tuple(out), tuple(sorted(cards - used)))
 
 
-def check_layoffs(knocker_melds: Sequence[Meld], layoffs: Sequence[Card]) -> tuple[Meld, ...]:
+def check_layoffs(
+    knocker_melds: Sequence[Meld], layoffs: Sequence[Card], *, chain_limit: int | None = None
+) -> tuple[Meld, ...]:
     """Apply declared lay-offs in order; each must extend some knocker meld as it then stands.
 
     Returns the knocker's melds after the lay-offs. A card fits a run at either
@@ -499,9 +504,18 @@ def check_layoffs(knocker_melds: Sequence[Meld], layoffs: Sequence[Card]) -> tup
     ginlog.errors.MeldError: 9S does not extend any of the knocker's melds (5S 6S 7S) [bad-layoff]
     """
     melds = list(knocker_melds)
+
+    def within_limit(i: int, card: Card) -> bool:
+        if chain_limit is None or melds[i].kind == "set":
+            return True
+        orig = knocker_melds[i].cards
+        if card.rank < orig[0].rank:
+            return orig[0].rank - card.rank <= chain_limit
+        return card.rank - orig[-1].rank <= chain_limit
+
     for card in layoffs:
         for i, m in enumerate(melds):
-            if m.kind == "run" and layoff_fits(m, card):
+            if m.kind == "run" and layoff_fits(m, card) and within_limit(i, card):
                 melds[i] = m.extended(card)
                 break
         else:
@@ -511,7 +525,8 @@ def check_layoffs(knocker_melds: Sequence[Meld], layoffs: Sequence[Card]) -> tup
                     break
             else:
                 shown = "; ".join(map(str, melds)) or "none"
+                cap = f"; at most {chain_limit} at each end of a run" if chain_limit is not None else ""
                 raise MeldError(
-                    f"{card} does not extend any of the knocker's melds ({shown})", rule="bad-layoff"
+                    f"{card} does not extend any of the knocker's melds ({shown}{cap})", rule="bad-layoff"
                 )
     return tuple(melds)

@@ -266,7 +266,7 @@ def _draw(state: MatchState, ev: CardDrawn) -> MatchState:
     hand = _hand(state, ev.player, "draw")
     i = state.index(ev.player)
     rules = state.rules
-    if hand.phase not in ("offer", "draw"):
+    if hand.phase not in ("offer", "draw", "wall"):
         raise _illegal(f"{ev.player} has drawn already: discard, knock or go gin", "draw-twice")
     known = list(hand.known)
     sizes = list(hand.sizes)
@@ -280,17 +280,23 @@ def _draw(state: MatchState, ev: CardDrawn) -> MatchState:
         if ev.card is not None and ev.card != top:
             raise _illegal(f"the top of the pile is {top}, not {ev.card}", "pile-top")
         known[i] |= top.bit
-        takes = hand.upcard_takes + 1
+        counted = hand.phase == "draw" and not hand.wall
+        takes = hand.upcard_takes + counted
         new = replace_hand(
             hand, phase="discard", pile=hand.pile[:-1], known=(known[0], known[1]), sizes=(sizes[0], sizes[1]),
-            taken=top, upcard_takes=takes,
+            taken=top, upcard_takes=takes, counted_take=counted,
         )
-        if rules.upcard_take_limit is not None and takes >= rules.upcard_take_limit:
+        if counted and rules.upcard_take_limit is not None and takes >= rules.upcard_take_limit:
             return _end_void(state, new, f"the upcard was taken {takes} times", "moves")
         return replace_match(state, hand=new)
     # from the stock
     if hand.phase == "offer":
         raise _illegal(f"the upcard is offered first: {ev.player} takes it or passes", "upcard-offer")
+    if hand.wall:
+        raise _illegal(
+            f"the stock is down to {hand.stock} cards: {ev.player} may only take the upcard to knock, or pass",
+            "wall",
+        )
     if hand.stock <= 0:
         raise _illegal("the stock is empty", "empty-stock")
     stock_order = hand.stock_order
@@ -314,6 +320,8 @@ def _draw(state: MatchState, ev: CardDrawn) -> MatchState:
 
 def _pass(state: MatchState, ev: UpcardPassed) -> MatchState:
     hand = _hand(state, ev.player, "pass")
+    if hand.phase == "wall":
+        return _end_void(state, hand, f"the stock is down to {hand.stock} cards and {ev.player} passed", "moves")
     if hand.phase != "offer":
         raise _illegal("passing is only for the first upcard; now draw from the stock or the pile", "upcard-offer")
     if hand.passes == 0:
@@ -339,20 +347,19 @@ def _discard(state: MatchState, ev: CardDiscarded) -> MatchState:
     known[i] &= ~ev.card.bit
     sizes = list(hand.sizes)
     sizes[i] -= 1
-    bounced = (ev.player, ev.card) if hand.taken == ev.card else None
+    bounced = ev.player if hand.taken == ev.card and hand.counted_take else None
+    if hand.wall:
+        raise _illegal(f"at the two-card stock {ev.player} took the upcard only to knock or go gin", "wall")
     new = replace_hand(
         hand, phase="draw", turn=state.other(ev.player), pile=hand.pile + (ev.card,),
         known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None, bounced=bounced,
     )
-    if hand.stock <= rules.void_stock_size:
-        return _end_void(state, new, f"the stock is down to {hand.stock} cards", "moves")
-    if (
-        rules.void_on_upcard_loop
-        and bounced is not None
-        and hand.bounced is not None
-        and hand.bounced[0] != ev.player
-    ):
+    if rules.void_on_upcard_loop and bounced is not None and hand.bounced is not None and hand.bounced != ev.player:
         return _end_void(state, new, "both players took the upcard and discarded it straight back", "moves")
+    if hand.stock <= rules.void_stock_size:
+        if rules.wall_knock:
+            return replace_match(state, hand=replace_hand(new, phase="wall", wall=True))
+        return _end_void(state, new, f"the stock is down to {hand.stock} cards", "moves")
     return replace_match(state, hand=new)
 
 
@@ -478,7 +485,7 @@ def _show_defender(state: MatchState, hand: HandState, ev: HandShown) -> MatchSt
         # that leaves the defender the least to lay off; then the defender's best.
         best = None
         for cand in ending.candidates:
-            d = best_defence(ev.cards, cand.melds)
+            d = best_defence(ev.cards, cand.melds, chain_limit=state.rules.layoff_chain_limit)
             if best is None or d.deadwood_value > best[1].deadwood_value:
                 best = (cand, d)
         assert best is not None
@@ -494,7 +501,7 @@ def _show_defender(state: MatchState, hand: HandState, ev: HandShown) -> MatchSt
         error: GinlogError | None = None
         for cand in ending.candidates:
             try:
-                check_layoffs(cand.melds, layoffs)
+                check_layoffs(cand.melds, layoffs, chain_limit=state.rules.layoff_chain_limit)
             except MeldError as exc:
                 error = error or exc
                 continue
@@ -637,10 +644,14 @@ def legal_actions(state: MatchState) -> list[str]:
     assert hand is not None
     if hand.phase == "offer":
         return [f"take (the upcard {hand.pile_top})", "pass"]
+    if hand.phase == "wall":
+        return [f"take ({hand.pile_top}) only to knock or go gin", "pass (the hand is void)"]
     if hand.phase == "draw":
         if hand.passes == 2 and hand.stock == 31:
             return ["stock [CARD]"]
         return ["stock [CARD]", f"take ({hand.pile_top} from the pile)"]
+    if hand.phase == "discard" and hand.wall:
+        return ["knock CARD", "gin CARD"]
     if hand.phase == "discard":
         acts = ["discard CARD", "knock CARD", "gin CARD"]
         if state.rules.big_gin_bonus is not None:

@@ -91,6 +91,8 @@ class Rules:
     oklahoma: Oklahoma | None = None
     upcard_take_limit: int | None = attrs.field(default=None, validator=_non_negative)
     void_on_upcard_loop: bool = False
+    wall_knock: bool = False
+    layoff_chain_limit: int | None = attrs.field(default=None, validator=_non_negative)
 
     def knock_limit_for(self, first_upcard: Card) -> int:
         """The knock limit of a hand; under Oklahoma it comes from the first upcard.
@@ -136,6 +138,8 @@ KNOB_HELP: Final[dict[str, str]] = {
     "oklahoma": "Oklahoma gin: the first upcard sets the knock limit ({ace: gin|one, spades_double})",
     "upcard_take_limit": "OpenSpiel: the hand is void on this many takes of the upcard",
     "void_on_upcard_loop": "OpenSpiel: void when both players in turn take the upcard and discard it straight back",
+    "wall_knock": "OpenSpiel: at the two-card stock the next player may still take the upcard to knock (else void)",
+    "layoff_chain_limit": "OpenSpiel: most cards laid off at one end of a run; null = no limit",
 }
 
 STANDARD: Final = Rules()
@@ -163,6 +167,8 @@ PRESETS: Final[dict[str, Rules]] = {
         game_target=None,
         upcard_take_limit=50,
         void_on_upcard_loop=True,
+        wall_knock=True,
+        layoff_chain_limit=2,
     ),
 }
 
@@ -172,7 +178,7 @@ PRESET_HELP: Final[dict[str, str]] = {
     "modern": "modern tournament: gin 25, big gin 31, undercut 25; game 100, box 25, shutout doubles",
     "classic": "classic (Bicycle): 10/20/10; game 100, box 20, shutout +100",
     "oklahoma": "Oklahoma gin: the first upcard sets the knock limit (ace: gin only), spades double, to 150",
-    "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its two loop voids",
+    "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its loop voids, wall knock, 2-card lay-off chains",
 }
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
@@ -285,7 +291,7 @@ def with_knobs(rules: Rules, **knobs: str) -> Rules:
     >>> with_knobs(preset("standard"), knock_limt="9")
     Traceback (most recent call last):
     ...
-    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop [rules]
+    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit [rules]
     """
     data = rules_to_dict(rules)
     for key, text in knobs.items():

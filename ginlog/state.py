@@ -31,7 +31,7 @@ __all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "Timeli
 
 ALL_CARDS: Final = cards_mask(Card(s, r) for s in range(4) for r in range(1, 14))
 
-HandPhase = Literal["offer", "draw", "discard", "show", "defend"]
+HandPhase = Literal["offer", "draw", "discard", "wall", "show", "defend"]
 MatchPhase = Literal["setup", "ready", "hand", "over", "abandoned"]
 
 
@@ -110,8 +110,10 @@ class HandState:
     passes: int = 0
     taken: Card | None = None
     ending: Ending | None = None
-    upcard_takes: int = 0
-    bounced: tuple[str, Card] | None = None  # (player, card) taken from the pile and discarded straight back
+    upcard_takes: int = 0  # takes from the pile after the first offer (OpenSpiel's limit)
+    counted_take: bool = False  # the card in ``taken`` was taken after the first offer
+    bounced: str | None = None  # the player whose last discard was the card they had just taken
+    wall: bool = False  # the stock is down to the void size: take only to knock (OpenSpiel)
 
     @property
     def pile_top(self) -> Card | None:
