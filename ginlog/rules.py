@@ -230,14 +230,16 @@ def _check_types(data: Mapping[str, Any]) -> None:
                     if k == "spades_double" and not isinstance(v, bool):
                         raise RulesError("oklahoma.spades_double must be true or false", rule="rules")
             continue
-        if isinstance(default, bool):
+        nullable = "None" in str(fields[key].type)
+        if value is None:
+            if not nullable:
+                raise RulesError(f"{key} may not be null", rule="rules")
+        elif isinstance(default, bool):
             if not isinstance(value, bool):
                 raise RulesError(f"{key} must be true or false, not {value!r}", rule="rules")
-        elif isinstance(default, int) or default is None and key != "oklahoma":
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        elif isinstance(default, int) or default is None:
+            if isinstance(value, bool) or not isinstance(value, int):
                 raise RulesError(f"{key} must be a whole number, not {value!r}", rule="rules")
-            if value is None and default is not None:
-                raise RulesError(f"{key} may not be null", rule="rules")
         elif isinstance(default, str) and not isinstance(value, str):
             raise RulesError(f"{key} must be text, not {value!r}", rule="rules")
 

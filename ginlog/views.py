@@ -40,7 +40,7 @@ from .state import FinishedHand, MatchState
 
 __all__ = ["pretty", "describe", "hand_summary", "table_text", "score_json", "score_rows", "SCORE_JSON_KEYS"]
 
-SCORE_JSON_KEYS = ("players", "rules", "hands", "totals", "winner", "bonuses", "head", "complete", "phase")
+SCORE_JSON_KEYS = ("players", "rules", "hands", "totals", "net", "winner", "bonuses", "head", "complete", "phase")
 
 
 def pretty(cards: Iterable[Card]) -> str:
@@ -223,11 +223,13 @@ def score_json(state: MatchState, head: str | None) -> dict[str, Any]:
     from .rules import rules_to_dict
 
     bonuses = state.tally.bonuses(state.rules)
+    rows = score_rows(state)
     return {
         "players": list(state.players),
         "rules": rules_to_dict(state.rules),
-        "hands": score_rows(state),
+        "hands": rows,
         "totals": state.totals(),
+        "net": {p: sum(r["net"][p] for r in rows) for p in state.players},
         "winner": state.winner,
         "bonuses": {"game": bonuses.game, "boxes": bonuses.boxes, "shutout": bonuses.shutout},
         "head": head,
