@@ -194,6 +194,8 @@ def _deal(state: MatchState, ev: HandDealt) -> MatchState:
             if len(cards) != HAND_SIZE:
                 raise _illegal(f"{name} is dealt {len(cards)} cards, not {HAND_SIZE}", "deal")
             known[state.index(name)] = cards_mask(cards)
+            if known[state.index(name)].bit_count() != HAND_SIZE:
+                raise _illegal(f"{name} is dealt a card twice", "duplicate-card")
         if known[0] & known[1]:
             raise _illegal(f"{mask_cards(known[0] & known[1])[0]} is dealt to both players", "duplicate-card")
         if (known[0] | known[1]) & up:
@@ -202,6 +204,8 @@ def _deal(state: MatchState, ev: HandDealt) -> MatchState:
         if len(ev.stock) != 31:
             raise _illegal(f"the stock holds 31 cards after the deal, not {len(ev.stock)}", "deal")
         sm = cards_mask(ev.stock)
+        if sm.bit_count() != len(ev.stock):
+            raise _illegal("the stock lists a card twice", "duplicate-card")
         if sm & (known[0] | known[1] | up):
             raise _illegal(f"{mask_cards(sm & (known[0] | known[1] | up))[0]} is in the stock and dealt too", "duplicate-card")
         stock_order = ev.stock
@@ -381,8 +385,6 @@ def _go_out(state: MatchState, ev: Knocked | Gin | BigGin) -> MatchState:
         _check_discard(state, hand, ev.player, card, how)
         known[i] &= ~card.bit
         sizes[i] -= 1
-    if how == "knock" and hand.knock_limit == 0:
-        raise _illegal("the knock limit of this hand is 0 (Oklahoma ace): only gin goes out", "knock-limit")
     new = replace_hand(
         hand, phase="show", known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None,
         ending=Ending(how, ev.player, card),  # type: ignore[arg-type]
@@ -406,6 +408,8 @@ def _check_going_out(rules: object, hand: HandState, how: str, player: str, mask
 def _shown_cards(state: MatchState, hand: HandState, ev: HandShown) -> tuple[int, int]:
     i = state.index(ev.player)
     shown = cards_mask(ev.cards)
+    if shown.bit_count() != len(ev.cards):
+        raise _illegal(f"{ev.player} shows a card twice", "duplicate-card")
     if len(ev.cards) != hand.sizes[i]:
         raise _illegal(f"{ev.player} holds {hand.sizes[i]} cards, not {len(ev.cards)}", "hand-size")
     missing = hand.known[i] & ~shown

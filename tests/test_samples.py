@@ -1,0 +1,327 @@
+"""The sample games: valid ones replay cleanly and say what the README says; invalid ones fail as expected."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ginlog.matchfile import MatchReport, read_match
+from ginlog.rules import preset
+from ginlog.state import FinishedHand, MatchState, Shown
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+INVALID = SAMPLES / "invalid"
+VALID = ["standard-match.jsonl", "modern-match.jsonl", "table-view-match.jsonl", "score-pad-match.jsonl"]
+EXPECTED = json.loads((INVALID / "expected.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[str, MatchReport]:
+    return {name: read_match(SAMPLES / name, collect=True) for name in VALID}
+
+
+def raw_events(name: str) -> list[dict]:
+    """The file's lines as plain JSON, read independently of ginlog."""
+    return [json.loads(line) for line in (SAMPLES / name).read_text().splitlines()]
+
+
+# ---------------------------------------------------------------------------
+# Independent arithmetic (no ginlog.scoring, no ginlog.melds)
+
+
+def value(card: object) -> int:
+    rank = str(card)[0]
+    return {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}.get(rank) or int(rank)
+
+
+def rank_suit(card: object) -> tuple[int, str]:
+    text = str(card)
+    return "A23456789TJQK".index(text[0]) + 1, text[1]
+
+
+def is_meld(cards: list[object]) -> bool:
+    rs = [rank_suit(c) for c in cards]
+    if len(rs) < 3 or len(set(rs)) != len(rs):
+        return False
+    if len({r for r, _ in rs}) == 1:
+        return len(rs) <= 4
+    if len({s for _, s in rs}) != 1:
+        return False
+    ranks = sorted(r for r, _ in rs)
+    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+def deadwood(shown: Shown) -> int:
+    return sum(value(c) for c in shown.deadwood)
+
+
+def check_layout(shown: Shown) -> None:
+    """The melds, lay-offs and deadwood split the shown cards exactly, and every meld is one."""
+    parts = [str(c) for m in shown.melds for c in m.cards] + [str(c) for c in shown.layoffs] + [str(c) for c in shown.deadwood]
+    assert sorted(parts) == sorted(str(c) for c in shown.cards)
+    for m in shown.melds:
+        assert is_meld(list(m.cards)), m
+
+
+def check_layoffs_in_order(knocker: Shown, layoffs: tuple[object, ...]) -> None:
+    """Each lay-off extends one of the knocker's melds as it stands when it is made (any choice of meld)."""
+
+    def fits(melds: list[list[str]], rest: list[str]) -> bool:
+        if not rest:
+            return True
+        card, more = rest[0], rest[1:]
+        return any(
+            is_meld(m + [card]) and fits(melds[:i] + [m + [card]] + melds[i + 1 :], more)
+            for i, m in enumerate(melds)
+        )
+
+    melds = [[str(c) for c in m.cards] for m in knocker.melds]
+    assert fits(melds, [str(c) for c in layoffs]), (melds, layoffs)
+
+
+def expected_points(rules: object, how: str, k: int, d: int) -> tuple[str, int]:
+    """(who scores: 'knocker'/'defender'/'nobody', points) from the two deadwood counts."""
+    if how == "void":
+        return "nobody", 0
+    if how == "big_gin":
+        return "knocker", rules.big_gin_bonus + d
+    if how == "gin" or k == 0:
+        return "knocker", rules.gin_bonus + d
+    if k < d:
+        return "knocker", d - k
+    if k == d and not rules.undercut_on_tie:
+        return "nobody", 0
+    return "defender", k - d + rules.undercut_bonus
+
+
+def repriced(state: MatchState, fh: FinishedHand, pad: dict | None) -> tuple[str | None, int]:
+    """Who scored the hand and how much, recomputed from what was shown (or the pad's figures)."""
+    rules = state.rules
+    if fh.score.outcome == "void":
+        return None, 0
+    out = fh.result.out
+    defender = state.players[1 - state.players.index(out)]
+    if fh.recorded == "moves":
+        knocker_shown = next(s for s in fh.shown if s.player == out)
+        defender_shown = next(s for s in fh.shown if s.player == defender)
+        check_layout(knocker_shown)
+        check_layout(defender_shown)
+        assert not knocker_shown.layoffs
+        k, d = deadwood(knocker_shown), deadwood(defender_shown)
+        if fh.result.how in ("gin", "big_gin"):
+            assert k == 0 and not defender_shown.layoffs
+        else:
+            assert k <= rules.knock_limit
+            check_layoffs_in_order(knocker_shown, defender_shown.layoffs)
+        how = fh.result.how
+    else:
+        assert pad is not None
+        how, k, d = pad["how"], pad.get("knocker_deadwood", 0), pad.get("defender_deadwood", 0)
+    side, points = expected_points(rules, how, k, d)
+    return {"knocker": out, "defender": defender, "nobody": None}[side], points
+
+
+def outcomes(state: MatchState) -> list[str]:
+    return [fh.score.outcome for fh in state.hands]
+
+
+def chained(fh: FinishedHand) -> bool:
+    """Some defender laid off two cards in a row onto the same end of one run."""
+    if fh.result.out is None:
+        return False
+    for shown in fh.shown:
+        lay = [rank_suit(c) for c in shown.layoffs]
+        for (r1, s1), (r2, s2) in zip(lay, lay[1:]):
+            if s1 == s2 and abs(r1 - r2) == 1:
+                return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Valid samples
+
+
+@pytest.mark.parametrize("name", VALID)
+def test_valid_sample_has_no_errors(reports: dict[str, MatchReport], name: str) -> None:
+    report = reports[name]
+    assert report.errors == ()
+    assert report.lines == len(raw_events(name))
+
+
+@pytest.mark.parametrize("name", VALID)
+def test_every_hand_reprices_from_what_was_shown(reports: dict[str, MatchReport], name: str) -> None:
+    state = reports[name].state
+    pads = [e for e in raw_events(name) if e["type"] == "hand_result"]
+    pad_iter = iter(pads)
+    sums = {p: 0 for p in state.players}
+    for fh in state.hands:
+        pad = next(pad_iter) if fh.recorded == "result" else None
+        winner, points = repriced(state, fh, pad)
+        assert (fh.score.winner, fh.score.points) == (winner, points), f"hand {fh.number}"
+        if winner is not None:
+            sums[winner] += points
+    assert next(pad_iter, None) is None
+    assert state.tally.totals() == sums
+
+
+@pytest.mark.parametrize("name", VALID)
+def test_dealers_follow_the_winner_and_stay_after_a_void(reports: dict[str, MatchReport], name: str) -> None:
+    state = reports[name].state
+    for before, after in zip(state.hands, state.hands[1:]):
+        expected = before.dealer if before.score.winner is None else before.score.winner
+        assert after.dealer == expected
+
+
+def test_standard_match_is_a_whole_match_with_every_ending(reports: dict[str, MatchReport]) -> None:
+    state = reports["standard-match.jsonl"].state
+    assert state.rules == preset("standard")
+    assert state.phase == "over" and state.winner is not None
+    totals = state.totals()
+    assert totals[state.winner] >= 100
+    assert max(v for p, v in totals.items() if p != state.winner) < 100
+    kinds = outcomes(state)
+    assert "gin" in kinds and "undercut" in kinds and "void" in kinds
+    assert kinds.count("knock") >= 3
+    voids = [fh for fh in state.hands if fh.score.outcome == "void"]
+    assert all("stock" in (fh.void_reason or "") for fh in voids)
+    assert any(chained(fh) for fh in state.hands)
+    assert state.first_dealer_how == "cut"
+
+
+def test_standard_match_records_full_information_notes_and_a_correction() -> None:
+    events = raw_events("standard-match.jsonl")
+    deals = [e for e in events if e["type"] == "hand_dealt"]
+    assert deals and all(len(e["stock"]) == 31 and len(e["hands"]) == 2 for e in deals)
+    assert sum(e["type"] == "note" for e in events) >= 2
+    corrections = [(i, e) for i, e in enumerate(events) if e["type"] == "correction"]
+    assert len(corrections) == 1
+    i, corr = corrections[0]
+    undone, redone = events[i - 1], events[i + 1]
+    assert corr["undoes"] == undone["seq"]
+    assert undone["type"] == redone["type"] == "card_discarded"
+    assert undone["player"] == redone["player"] and undone["card"] != redone["card"]
+
+
+def test_the_corrected_discard_is_the_one_in_the_replay(reports: dict[str, MatchReport]) -> None:
+    events = raw_events("standard-match.jsonl")
+    i = next(i for i, e in enumerate(events) if e["type"] == "correction")
+    wrong, right = events[i - 1]["card"], events[i + 1]["card"]
+    first = reports["standard-match.jsonl"].state.hands[0]
+    ann = next(s for s in first.shown if s.player == events[i - 1]["player"])
+    held = {str(c) for c in ann.cards}
+    assert wrong in held and right not in held
+
+
+def test_modern_match_is_a_shutout_with_game_bonus_and_boxes(reports: dict[str, MatchReport]) -> None:
+    state = reports["modern-match.jsonl"].state
+    rules = state.rules
+    assert rules == preset("modern")
+    assert state.phase == "over"
+    winner = state.winner
+    loser = next(p for p in state.players if p != winner)
+    points = state.tally.totals()
+    assert points[loser] == 0 and points[winner] >= 100
+    hands_won = sum(1 for fh in state.hands if fh.score.winner == winner)
+    assert all(fh.score.winner in (winner, None) for fh in state.hands)
+    # Game 100, box 25 a hand won, and the shutout doubles all of it.
+    assert state.totals() == {winner: 2 * (points[winner] + 100 + 25 * hands_won), loser: 0}
+    assert "big_gin" in outcomes(state)
+
+
+def test_table_view_match_records_only_what_both_players_see(reports: dict[str, MatchReport]) -> None:
+    state = reports["table-view-match.jsonl"].state
+    assert len(state.hands) >= 3
+    events = raw_events("table-view-match.jsonl")
+    deals = [e for e in events if e["type"] == "hand_dealt"]
+    assert deals and all("hands" not in e and "stock" not in e for e in deals)
+    draws = [e for e in events if e["type"] == "card_drawn"]
+    assert all("card" not in e for e in draws if e["source"] == "stock")
+    pile = [e for e in draws if e["source"] == "pile"]
+    assert pile and all("card" in e for e in pile)
+    scored = [fh for fh in state.hands if fh.score.outcome != "void"]
+    assert scored and all(len(fh.shown) == 2 for fh in scored)
+    assert sum(e["type"] == "hand_shown" for e in events) == 2 * len(scored)
+
+
+def test_score_pad_match_is_hand_results_only(reports: dict[str, MatchReport]) -> None:
+    state = reports["score-pad-match.jsonl"].state
+    assert state.rules in (preset("classic"), preset("standard"))
+    events = raw_events("score-pad-match.jsonl")
+    assert [e["type"] for e in events[:2]] == ["match_started", "first_dealer"]
+    pads = events[2:]
+    assert pads and all(e["type"] == "hand_result" for e in pads)
+    assert any("points" in e for e in pads) and any("points" not in e for e in pads)
+    assert any(e["how"] == "void" for e in pads)
+    assert state.phase == "over" and state.winner is not None
+    for fh, pad in zip(state.hands, pads):
+        assert fh.recorded == "result"
+        if "points" in pad:
+            assert fh.score.points == pad["points"]
+
+
+def test_score_pad_final_totals_add_the_end_of_match_bonuses(reports: dict[str, MatchReport]) -> None:
+    state = reports["score-pad-match.jsonl"].state
+    rules = state.rules
+    points = state.tally.totals()
+    won = {p: sum(1 for fh in state.hands if fh.score.winner == p) for p in state.players}
+    loser = next(p for p in state.players if p != state.winner)
+    shutout = rules.shutout_bonus if rules.shutout == "flat" and points[loser] == 0 else 0
+    expected = {p: points[p] + rules.box_bonus * won[p] for p in state.players}
+    expected[state.winner] += rules.game_bonus + shutout
+    assert state.totals() == expected
+
+
+# ---------------------------------------------------------------------------
+# Invalid samples
+
+
+def test_every_invalid_file_has_an_expectation() -> None:
+    assert sorted(p.name for p in INVALID.glob("*.jsonl")) == sorted(EXPECTED)
+    assert len(EXPECTED) >= 10
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_invalid_sample_fails_first_as_expected(name: str) -> None:
+    report = read_match(INVALID / name, collect=True)
+    assert report.errors, name
+    first = report.errors[0]
+    want = EXPECTED[name]
+    assert (first.rule, first.line, first.seq) == (want["rule"], want["line"], want["event"]), first.one_line()
+    assert first.one_line().startswith(f"{INVALID / name}:{want['line']}:")
+
+
+def test_invalid_samples_cover_each_fault() -> None:
+    rules = {e["rule"] for e in EXPECTED.values()}
+    assert {"discard-taken-card", "knock-limit", "layoff-after-gin", "turn-order", "duplicate-card",
+            "chain", "seq", "torn-tail", "json", "unknown-event"} <= rules
+
+
+def test_readme_has_a_line_for_every_file() -> None:
+    text = (SAMPLES / "README.md").read_text()
+    for name in VALID:
+        assert sum(line.startswith(f"- `{name}`") for line in text.splitlines()) == 1
+    for name, e in EXPECTED.items():
+        line = next(line for line in text.splitlines() if line.startswith(f"- `invalid/{name}`"))
+        assert f"`{e['rule']}` at line {e['line']}" in line
+
+
+# ---------------------------------------------------------------------------
+# Regeneration
+
+
+def test_generate_rebuilds_the_same_bytes(tmp_path: Path) -> None:
+    out = tmp_path / "samples"
+    subprocess.run([sys.executable, str(SAMPLES / "generate.py"), str(out)], check=True, capture_output=True, timeout=120)
+    made = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    kept = sorted(
+        p.relative_to(SAMPLES).as_posix()
+        for p in SAMPLES.rglob("*")
+        if p.is_file() and p.name != "generate.py" and "__pycache__" not in p.parts
+    )
+    assert made == kept
+    for rel in made:
+        assert (out / rel).read_bytes() == (SAMPLES / rel).read_bytes(), rel
