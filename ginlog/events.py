@@ -32,7 +32,7 @@ import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn
 
 from . import __version__
-from .cards import Card, parse_card
+from .cards import DECK, Card, parse_card
 from .errors import EventError
 from .rules import Rules, rules_from_dict, rules_to_dict
 
@@ -290,14 +290,14 @@ def _json_kind(value: Any) -> str:
     }.get(type(value), type(value).__name__) + (f" {value!r}" if isinstance(value, (str, int, float)) and len(repr(value)) < 30 else "")
 
 
-_CANONICAL: Final = {str(c): c for c in (Card(s, r) for s in range(4) for r in range(1, 14))}
+_CANONICAL: Final = {str(c): c for c in DECK}
 
 
 def _card(value: Any, _t: Any) -> Card:
     card = _CANONICAL.get(value) if type(value) is str else None
     if card is None:
         raise EventError(f"expected a card like 7H or TD, got {_json_kind(value)}", rule="event")
-    return parse_card(card)
+    return card
 
 
 def _cards(value: Any, _t: Any) -> Cards:

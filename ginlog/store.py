@@ -391,7 +391,12 @@ def _parse(raw: bytes) -> dict[str, Any]:
     if not text.strip():
         raise MalformedLine("blank line; every line must be one JSON object", rule="blank-line")
     try:
-        obj = _DECODER.decode(text)
+        try:  # the fast path for a line as ginlog writes it: no surrounding white space
+            obj, end = _DECODER.raw_decode(text)
+            if end != len(text):
+                raise ValueError
+        except ValueError:
+            obj = _DECODER.decode(text)  # for its error message, or to allow white space
     except MalformedLine:
         raise
     except RecursionError:
