@@ -67,7 +67,7 @@ __all__ = [
 #: The version of the event schema this code writes.
 SCHEMA_VERSION: Final = 2
 ENVELOPE_KEYS: Final = frozenset({"seq", "ts", "type", "v", "prev"})
-_TS_RE: Final = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z\Z")
+_TS_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?Z\Z")
 
 Cards: TypeAlias = tuple[Card, ...]
 MAX_NAME = 40

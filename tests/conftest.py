@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+# Data folders hold scripts that need other tools (pyspiel): not test modules.
+collect_ignore_glob = ["data/*", "reliability/*"]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
