@@ -90,8 +90,10 @@ def audit_file(path: str, anchor: str | None = None) -> FileAudit:
         source: Any = sys.stdin.buffer
     else:
         source = path
+    if path == "-":
+        path = "<stdin>"
     try:
-        report = read_match(source, collect=True, anchor=anchor, name=path if path != "-" else "<stdin>")
+        report = read_match(source, collect=True, anchor=anchor, name=path)
     except GinlogError as exc:
         return FileAudit(path, (exc.at(path=path).to_dict(),))
     state = report.state

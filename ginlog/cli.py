@@ -133,6 +133,8 @@ def build_app() -> Any:
 
         if len(player) != 2:
             _usage("give exactly two --player names")
+        if player[0] == player[1]:
+            _usage("the two players need different names")
         try:
             knobs = {}
             for item in set_:
@@ -212,7 +214,7 @@ def build_app() -> Any:
     @app.command()
     def show(
         match: str = typer.Argument(..., help="The match file ('-' for standard input)."),
-        at: Optional[int] = typer.Option(None, "--at", help="Show the table after event N."),
+        at: Optional[int] = typer.Option(None, "--at", min=1, help="Show the table after event N."),
         as_: Optional[str] = typer.Option(None, "--as", help="Only what this player could see."),
     ) -> None:
         """The table at the end of the file, or at event N.
@@ -232,8 +234,8 @@ def build_app() -> Any:
     def replay(
         match: str = typer.Argument(..., help="The match file ('-' for standard input)."),
         step_: bool = typer.Option(False, "--step", help="Wait for Enter between events."),
-        from_: int = typer.Option(1, "--from", help="First event to show."),
-        to: Optional[int] = typer.Option(None, "--to", help="Last event to show."),
+        from_: int = typer.Option(1, "--from", min=1, help="First event to show."),
+        to: Optional[int] = typer.Option(None, "--to", min=1, help="Last event to show."),
     ) -> None:
         """The match as a readable transcript, event by event.
 
@@ -260,7 +262,11 @@ def build_app() -> Any:
                 before = st
         except GinlogError as exc:
             _fail(exc)
-        if before is not None and before.phase == "over":
+        if before is None:
+            from .errors import EventError
+
+            _fail(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=_name(match)))
+        if before.phase == "over":
             console.print(f"Winner: [bold]{before.winner or 'nobody'}[/bold]", highlight=False)
 
     @app.command()
@@ -292,7 +298,7 @@ def build_app() -> Any:
         """
         from .audit import audit_file
 
-        results = [audit_file(f) for f in files]
+        results = [audit_file(f) for f in files]  # audit_file names standard input <stdin>
         if json_:
             typer.echo(json.dumps({"files": [r.to_dict() for r in results], "ok": all(r.ok for r in results)}, indent=2))
         else:

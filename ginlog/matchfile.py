@@ -106,8 +106,12 @@ def iter_steps(
     tl: Timeline | None = None
     collect = errors is not None
     for line in store.read_lines(source, errors=errors, name=label):
+        if upto is not None and line.lineno > upto:
+            return
         data = line.data
-        seq = data["seq"]
+        seq = data.get("seq")
+        if type(seq) is not int:
+            continue  # the store has already reported the missing or bad seq
         try:
             event = event_from_line(data)
             if tl is None:
@@ -128,8 +132,6 @@ def iter_steps(
                 return  # without the first line there is nothing to check the rest against
             continue
         yield Step(line.lineno, seq, event, tl, line.digest)
-        if upto is not None and line.lineno >= upto:
-            return
 
 
 def read_match(

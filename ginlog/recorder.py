@@ -37,8 +37,15 @@ HELP = """Entries (whose turn it is comes from the table):
 Cards: 7h, 10h, th, 7♥ ..."""
 
 
-def run_recorder(path: str, stdin: TextIO, stdout: TextIO) -> int:
-    """Run the recorder until the match ends, the input ends, or 'quit'. Returns the exit code."""
+def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None = None) -> int:
+    """Run the recorder until the match ends, the input ends, or 'quit'. Returns the exit code.
+
+    Problems with the file itself go to ``stderr`` as one line; refused
+    entries are part of the conversation and go to ``stdout``.
+    """
+    import sys
+
+    stderr = stderr or sys.stderr
     interactive = stdin.isatty() and stdout.isatty()
 
     def say(text: str = "") -> None:
@@ -48,7 +55,7 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO) -> int:
     try:
         report = read_match(path)
     except GinlogError as exc:
-        say(exc.one_line())
+        stderr.write(exc.one_line() + "\n")
         return 1
     tl = report.timeline
     assert tl is not None
@@ -101,7 +108,7 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO) -> int:
             try:
                 report = read_match(path)
             except GinlogError as err:
-                say(err.one_line())
+                stderr.write(err.one_line() + "\n")
                 return 1
             assert report.timeline is not None
             tl, last_line = report.timeline, report.lines

@@ -284,11 +284,13 @@ def _draw(state: MatchState, ev: CardDrawn) -> MatchState:
         if ev.card is not None and ev.card != top:
             raise _illegal(f"the top of the pile is {top}, not {ev.card}", "pile-top")
         known[i] |= top.bit
+        seen = list(hand.seen)
+        seen[i] |= top.bit
         counted = hand.phase == "draw" and not hand.wall
         takes = hand.upcard_takes + counted
         new = replace_hand(
             hand, phase="discard", pile=hand.pile[:-1], known=(known[0], known[1]), sizes=(sizes[0], sizes[1]),
-            taken=top, upcard_takes=takes, counted_take=counted,
+            taken=top, upcard_takes=takes, counted_take=counted, seen=(seen[0], seen[1]),
         )
         if counted and rules.upcard_take_limit is not None and takes >= rules.upcard_take_limit:
             return _end_void(state, new, f"the upcard was taken {takes} times", "moves")
@@ -354,9 +356,12 @@ def _discard(state: MatchState, ev: CardDiscarded) -> MatchState:
     bounced = ev.player if hand.taken == ev.card and hand.counted_take else None
     if hand.wall:
         raise _illegal(f"at the two-card stock {ev.player} took the upcard only to knock or go gin", "wall")
+    seen = hand.seen
+    if seen[i] & ev.card.bit:
+        seen = (seen[0] & ~ev.card.bit, seen[1]) if i == 0 else (seen[0], seen[1] & ~ev.card.bit)
     new = replace_hand(
         hand, phase="draw", turn=state.other(ev.player), pile=hand.pile + (ev.card,),
-        known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None, bounced=bounced,
+        known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None, bounced=bounced, seen=seen,
     )
     if rules.void_on_upcard_loop and bounced is not None and hand.bounced is not None and hand.bounced != ev.player:
         return _end_void(state, new, "both players took the upcard and discarded it straight back", "moves")
@@ -385,6 +390,9 @@ def _go_out(state: MatchState, ev: Knocked | Gin | BigGin) -> MatchState:
         _check_discard(state, hand, ev.player, card, how)
         known[i] &= ~card.bit
         sizes[i] -= 1
+        seen = list(hand.seen)
+        seen[i] &= ~card.bit
+        hand = replace_hand(hand, seen=(seen[0], seen[1]))
     new = replace_hand(
         hand, phase="show", known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None,
         ending=Ending(how, ev.player, card),  # type: ignore[arg-type]
@@ -466,6 +474,9 @@ def _show_knocker(state: MatchState, hand: HandState, ev: HandShown) -> MatchSta
         how = "gin"  # a knock with no deadwood is gin
     known = list(hand.known)
     known[i] = mask
+    seen = list(hand.seen)
+    seen[i] = mask
+    hand = replace_hand(hand, seen=(seen[0], seen[1]))
     shown = Shown(ev.player, tuple(sorted(ev.cards)), arr.melds, (), arr.deadwood, ev.melds is not None)
     new_ending = Ending(how, ending.player, ending.card, shown, candidates)  # type: ignore[arg-type]
     new = replace_hand(hand, phase="defend", turn=state.other(ev.player), known=(known[0], known[1]), ending=new_ending)

@@ -114,6 +114,9 @@ class HandState:
     counted_take: bool = False  # the card in ``taken`` was taken after the first offer
     bounced: str | None = None  # the player whose last discard was the card they had just taken
     wall: bool = False  # the stock is down to the void size: take only to knock (OpenSpiel)
+    # What both players have seen each one take from the pile and not discard
+    # since (in a full-information record ``known`` holds more than that).
+    seen: tuple[int, int] = (0, 0)
 
     @property
     def pile_top(self) -> Card | None:

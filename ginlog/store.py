@@ -569,7 +569,7 @@ def create(
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o644)
     except FileExistsError:
         raise StoreError(
-            f"{label} already exists; a match file is never overwritten",
+            "the file already exists; a match file is never overwritten",
             rule="exists",
             path=label,
         ) from None

@@ -163,8 +163,8 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
     )
     for i, p in enumerate(state.players):
         if as_player is not None and p != as_player:
-            # The opponent: only cards seen taken from the pile.
-            seen = hand.known[i]
+            # The opponent: only cards seen taken from the pile (or shown).
+            seen = hand.seen[i]
             lines.append(f"  {p}: {hand.sizes[i]} cards; seen taking {_cards_of(seen)}")
             continue
         hidden = hand.sizes[i] - hand.known[i].bit_count()
