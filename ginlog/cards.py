@@ -62,20 +62,19 @@ class Card:
 
     suit_index: int
     rank: int
+    #: This card's bit in a hand mask: suit ``s`` owns bits ``16*s .. 16*s+12``.
+    #: Stored, not computed, because the reducer and the solver read it constantly.
+    bit: int = attrs.field(init=False, eq=False, repr=False)
+    #: Deadwood value: ace 1, number cards their number, J Q K 10.
+    value: int = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "bit", 1 << (self.suit_index * 16 + self.rank - 1))
+        object.__setattr__(self, "value", self.rank if self.rank < 10 else 10)
 
     @property
     def suit(self) -> str:
         return SUITS[self.suit_index]
-
-    @property
-    def value(self) -> int:
-        """Deadwood value: ace 1, number cards their number, J Q K 10."""
-        return self.rank if self.rank < 10 else 10
-
-    @property
-    def bit(self) -> int:
-        """This card's bit in a hand mask: suit ``s`` owns bits ``16*s .. 16*s+12``."""
-        return 1 << (self.suit_index * 16 + self.rank - 1)
 
     @property
     def index(self) -> int:

@@ -30,7 +30,7 @@ from typing import Final
 
 import attrs
 
-from .cards import Card, cards_mask, mask_cards, parse_cards
+from .cards import Card, cards_mask, mask_cards, parse_card, parse_cards
 from .errors import MeldError
 
 __all__ = [
@@ -175,10 +175,37 @@ class Arrangement:
 def _as_mask(cards: str | Iterable[str | Card] | int) -> int:
     if isinstance(cards, int):
         return cards
-    return cards_mask(parse_cards(cards))
+    if isinstance(cards, str):
+        return cards_mask(parse_cards(cards))
+    cs = [c if type(c) is Card else parse_card(c) for c in cards]
+    m = cards_mask(cs)
+    if m.bit_count() != len(cs):
+        parse_cards(cs)  # raises, naming the card given twice
+    return m
 
 
-def _set_options(m: int) -> list[list[int]]:
+def _rank_options() -> list[list[tuple[int, ...]]]:
+    """For rank r and the 4-bit pattern of suits holding it: the set masks it may give (0 = none)."""
+    table: list[list[tuple[int, ...]]] = []
+    for r in range(13):
+        row: list[tuple[int, ...]] = []
+        for pattern in range(16):
+            bits = [1 << (16 * s + r) for s in range(4) if pattern >> s & 1]
+            full = sum(bits)
+            if len(bits) == 4:
+                row.append((0, full, *(full ^ b for b in bits)))
+            elif len(bits) == 3:
+                row.append((0, full))
+            else:
+                row.append((0,))
+        table.append(row)
+    return table
+
+
+_RANK_OPTIONS: Final = _rank_options()
+
+
+def _set_options(m: int) -> list[tuple[int, ...]]:
     """For each rank with 3+ cards in mask ``m``: the set masks it may give (0 = no set)."""
     s0 = m & _SUIT_MASK
     s1 = (m >> 16) & _SUIT_MASK
@@ -189,15 +216,9 @@ def _set_options(m: int) -> list[list[int]]:
     while three:
         low = three & -three
         three ^= low
-        bits = [low << (16 * s) for s in range(4) if m & (low << (16 * s))]
-        full = sum(bits)
-        opts = [0]
-        if len(bits) == 4:
-            opts.append(full)
-            opts.extend(full ^ b for b in bits)
-        else:
-            opts.append(full)
-        options.append(opts)
+        r = low.bit_length() - 1
+        pattern = (s0 >> r & 1) | (s1 >> r & 1) << 1 | (s2 >> r & 1) << 2 | (s3 >> r & 1) << 3
+        options.append(_RANK_OPTIONS[r][pattern])
     return options
 
 
@@ -218,15 +239,18 @@ def deadwood_of_mask(m: int) -> int:
     s3 = m >> 48
     if not ((s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)):
         return _RUN_DEAD[s0] + _RUN_DEAD[s1] + _RUN_DEAD[s2] + _RUN_DEAD[s3]
+    dead = _RUN_DEAD
     best = 1 << 30
-    for combo in itertools.product(*_set_options(m)):
-        r = m & ~sum(combo)
-        d = (
-            _RUN_DEAD[r & _SUIT_MASK]
-            + _RUN_DEAD[(r >> 16) & _SUIT_MASK]
-            + _RUN_DEAD[(r >> 32) & _SUIT_MASK]
-            + _RUN_DEAD[r >> 48]
-        )
+    options = _set_options(m)
+    if len(options) == 1:  # the common case: one rank that could be a set
+        choices: Iterable[int] = options[0]
+    elif len(options) == 2:
+        choices = [a | b for a in options[0] for b in options[1]]
+    else:
+        choices = [sum(c) for c in itertools.product(*options)]
+    for chosen in choices:
+        r = m & ~chosen
+        d = dead[r & 0x1FFF] + dead[(r >> 16) & 0x1FFF] + dead[(r >> 32) & 0x1FFF] + dead[r >> 48]
         if d < best:
             best = d
     return best
@@ -520,7 +544,7 @@ def check_layoffs(
                 break
         else:
             for i, m in enumerate(melds):
-                if layoff_fits(m, card):
+                if m.kind == "set" and layoff_fits(m, card):
                     melds[i] = m.extended(card)
                     break
             else:

@@ -229,6 +229,8 @@ def _check_types(data: Mapping[str, Any]) -> None:
                         raise RulesError(f"unknown Oklahoma knob {k!r}", rule="rules")
                     if k == "spades_double" and not isinstance(v, bool):
                         raise RulesError("oklahoma.spades_double must be true or false", rule="rules")
+                    if k == "ace" and v not in ("gin", "one"):
+                        raise RulesError(f"oklahoma.ace must be one of gin, one, not {v!r}", rule="rules")
             continue
         nullable = "None" in str(fields[key].type)
         if value is None:
@@ -240,8 +242,12 @@ def _check_types(data: Mapping[str, Any]) -> None:
         elif isinstance(default, int) or default is None:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise RulesError(f"{key} must be a whole number, not {value!r}", rule="rules")
-        elif isinstance(default, str) and not isinstance(value, str):
-            raise RulesError(f"{key} must be text, not {value!r}", rule="rules")
+        elif isinstance(default, str):
+            if not isinstance(value, str):
+                raise RulesError(f"{key} must be text, not {value!r}", rule="rules")
+            check = fields[key].validator
+            if check is not None:
+                check(None, fields[key], value)  # names the knob and its choices
 
 
 def _cattrs_reason(exc: BaseException) -> str:

@@ -11,7 +11,7 @@ get wrong, and an audit can re-price any record under its own rules.
 >>> r = preset("standard")
 >>> price_hand(r, HandResult("knock", "Ann", 6, 14)).points     # knocker lower
 8
->>> s = price_hand(r, HandResult("knock", "Ann", 8, 5))         # undercut
+>>> s = price_hand(r, HandResult("knock", "Ann", 8, 5), "Bob")  # undercut
 >>> s.outcome, s.winner_side, s.points
 ('undercut', 'defender', 13)
 >>> price_hand(r, HandResult("gin", "Ann", 0, 30)).points
@@ -84,6 +84,8 @@ def price_hand(rules: Rules, result: HandResult, defender: str | None = None) ->
         return HandScore("knock", result.out, (d - k) * mult, "knocker")
     if k == d and not rules.undercut_on_tie:
         return HandScore("knock", None, 0)
+    if defender is None:
+        raise ValueError("price_hand needs the defender's name to price an undercut")
     return HandScore("undercut", defender, (k - d + rules.undercut_bonus) * mult, "defender")
 
 
