@@ -105,10 +105,9 @@ def iter_steps(
     label = _label(source, name)
     tl: Timeline | None = None
     collect = errors is not None
-    for line in store.read_lines(source, errors=errors, name=label):
-        if upto is not None and line.lineno > upto:
+    for lineno, _raw, data, digest in store.read_rows(source, errors=errors, name=label):
+        if upto is not None and lineno > upto:
             return
-        data = line.data
         seq = data.get("seq")
         if type(seq) is not int:
             continue  # the store has already reported the missing or bad seq
@@ -123,7 +122,7 @@ def iter_steps(
             else:
                 tl = apply(tl, event, seq)
         except GinlogError as exc:
-            err = exc.at(path=label, line=line.lineno, seq=seq)
+            err = exc.at(path=label, line=lineno, seq=seq)
             if not collect:
                 raise err from None
             assert errors is not None
@@ -131,7 +130,7 @@ def iter_steps(
             if tl is None:
                 return  # without the first line there is nothing to check the rest against
             continue
-        yield Step(line.lineno, seq, event, tl, line.digest)
+        yield Step(lineno, seq, event, tl, digest)
 
 
 def read_match(
