@@ -66,7 +66,13 @@ __all__ = [
 #: The version of the event schema this code writes.
 SCHEMA_VERSION: Final = 2
 ENVELOPE_KEYS: Final = frozenset({"seq", "ts", "type", "v", "prev"})
-_TS_RE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?Z\Z")
+#: A UTC timestamp: month 01-12, day 01-31, hour 00-23, minutes and seconds
+#: 00-59, up to microseconds. The JSON Schema uses this same text.
+TS_PATTERN: Final = (
+    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
+    r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,6})?Z"
+)
+_TS_RE: Final = re.compile(TS_PATTERN + r"\Z")
 
 Cards: TypeAlias = tuple[Card, ...]
 MAX_NAME = 40

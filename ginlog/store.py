@@ -34,7 +34,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -79,6 +79,10 @@ ENVELOPE_KEYS = ("seq", "ts", "type", "v", "prev")
 """The envelope's keys, in the order they open every line."""
 
 MAX_INT_DIGITS = 4300
+
+#: A seq beyond this is not a line number any file will reach (and printing a
+#: 4,300-digit number in a message would itself fail).
+MAX_SEQ = 10**15
 """Longest integer literal accepted on read (Python's own default limit)."""
 
 _CHUNK = 65536
@@ -266,15 +270,23 @@ def read_rows(
         label = name if name is not None else os.fsdecode(source)
         fd = _open(source, os.O_RDONLY, label, regular=False)
         with open(fd, "rb", buffering=_CHUNK) as stream:
-            yield from _read_stream(stream, label, errors)
+            yield from _read_stream(stream, label, errors, lambda: _lock(fd, label, fcntl.LOCK_SH))
     else:
         yield from _read_stream(source, name if name is not None else "<stdin>", errors)
 
 
 def _read_stream(
-    stream: BinaryIO, label: str, errors: list[GinlogError] | None
+    stream: BinaryIO,
+    label: str,
+    errors: list[GinlogError] | None,
+    settle: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, bytes, dict[str, Any], str]]:
-    """The streaming loop behind :func:`read_lines`."""
+    """The streaming loop behind :func:`read_lines`.
+
+    ``settle`` is called once if the file seems to end in a torn line: it waits
+    for any writer's lock, since a reader can catch a line while another
+    process is still writing it. Only what is still torn after that is torn.
+    """
 
     def report(err: GinlogError) -> None:
         if errors is None:
@@ -290,6 +302,10 @@ def _read_stream(
         if not chunk:
             return
         lineno += 1
+        if not chunk.endswith(b"\n") and len(chunk) < limit and settle is not None:
+            settle()
+            settle = None
+            chunk += _readline(stream, limit - len(chunk), label)
         if not chunk.endswith(b"\n") and len(chunk) < limit:
             report(_torn_error(len(chunk), chunk, label, lineno))
             return
@@ -331,11 +347,11 @@ def _read_stream(
             continue
 
         seq = data.get("seq")
-        known_seq = seq if _is_int(seq) else None
+        known_seq = seq if _is_int(seq) and 0 < seq <= MAX_SEQ else None
         if known_seq is None:
             report(
                 IntegrityError(
-                    f"seq must be an integer, found {_show(seq) if 'seq' in data else 'no seq'}",
+                    f"seq must be a whole number from 1, found {_show(seq) if 'seq' in data else 'no seq'}",
                     rule="seq",
                     path=label,
                     line=lineno,
@@ -755,13 +771,13 @@ def _write_all(fd: int, data: bytes, size_before: int, label: str) -> None:
         raise _file_error(exc, label, "write") from None
 
 
-def _lock(fd: int, label: str) -> None:
-    """Exclusive ``flock``, polling so a stuck writer costs at most :data:`LOCK_TIMEOUT`."""
+def _lock(fd: int, label: str, mode: int = fcntl.LOCK_EX) -> None:
+    """``flock`` (exclusive unless told), polling so a stuck writer costs at most :data:`LOCK_TIMEOUT`."""
     deadline = time.monotonic() + LOCK_TIMEOUT
     delay = 0.001
     while True:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
             return
         except (BlockingIOError, InterruptedError):
             pass
