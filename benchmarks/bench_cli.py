@@ -20,6 +20,8 @@
 
    Medians and minimums in milliseconds, and (c) over (a) against the target:
    at most 4x the bare interpreter's start.
+   Child processes run with bytecode caching on (``PYTHONDONTWRITEBYTECODE``
+   removed from their environment), as on a user's machine.
 3. ``python -X importtime`` of the play path: the top 10 imports by
    cumulative time, so the owner sees what to make lazy.
 """
@@ -27,6 +29,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -85,9 +88,14 @@ def write_match(path: Path, events: Sequence[Event]) -> None:
     store.append_many(path, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events[1:]], expect=1)
 
 
+# As a user's machine runs it: with bytecode caching, which some sandboxes turn
+# off (PYTHONDONTWRITEBYTECODE); without it every run recompiles ginlog.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def _timed(cmd: list[str]) -> float:
     t = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=CHILD_ENV)
     elapsed = time.perf_counter() - t
     if proc.returncode != 0:
         raise SystemExit(f"bench_cli: {' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode(errors='replace')}")
@@ -97,7 +105,7 @@ def _timed(cmd: list[str]) -> float:
 def import_times(cmd: list[str], top: int = 10) -> list[tuple[str, float, float]]:
     """``-X importtime`` of ``cmd`` (a Python script and its arguments): (module, cumulative ms, self ms)."""
     proc = subprocess.run([sys.executable, "-X", "importtime", *cmd], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True)
+                          text=True, env=CHILD_ENV)
     if proc.returncode != 0:
         raise SystemExit(f"bench_cli: importtime run exited {proc.returncode}: {proc.stderr[-500:]}")
     rows = []

@@ -35,9 +35,11 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import datetime, timezone
-from pathlib import Path
+from typing import TYPE_CHECKING
 from typing import Any, BinaryIO
+
+if TYPE_CHECKING:  # pathlib and datetime load only where used: `ginlog play` starts faster
+    from pathlib import Path
 
 import attrs
 
@@ -168,8 +170,8 @@ def now_ts() -> str:
     Millisecond precision and a ``Z`` keep timestamps short and sortable as text:
     ``now_ts()`` -> ``'2026-11-29T19:56:25.123Z'``.
     """
-    now = datetime.now(timezone.utc)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+    ms = time.time_ns() // 1_000_000
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
 
 
 def encode(
@@ -709,6 +711,8 @@ def repair(path: str | os.PathLike[str]) -> RepairReport:
         tail = _read_tail(fd, size, label)
         if not tail.torn:
             return RepairReport(side_file=None, torn=b"")
+        from pathlib import Path
+
         side = _write_side_file(Path(os.fsdecode(path)), tail.torn)
         try:
             os.ftruncate(fd, tail.end)
@@ -741,7 +745,7 @@ def _write_side_file(match: Path, torn: bytes) -> Path:
 
 
 def _side_stamp() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
 
 
 def _build(
@@ -863,6 +867,8 @@ def _is_int(value: object) -> bool:
 
 def _valid_ts(ts: str) -> bool:
     try:
+        from datetime import datetime
+
         datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ")
     except ValueError:
         return False
