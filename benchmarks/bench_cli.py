@@ -11,6 +11,8 @@
 
    a. ``python -c pass``                 the bare interpreter (the same one);
    b. ``python -c "import ginlog.cli"``  the CLI module alone;
+   b'. ``python -c "import attrs, cattrs"`` the two required libraries alone: a floor
+      no command that reads a record can go under;
    c. ``ginlog play MATCH 'upcard 7h'``  one legal entry appended through the
       fast path that skips Typer (the file is copied fresh before each run,
       outside the timed region);
@@ -149,6 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows: list[tuple[str, list[str], bool]] = [
             ("python -c pass", [py, "-c", "pass"], False),
             ('python -c "import ginlog.cli"', [py, "-c", "import ginlog.cli"], False),
+            ('python -c "import attrs, cattrs"', [py, "-c", "import attrs, cattrs"], False),
             (PLAY_LABEL, [*ginlog, "play", str(work), ENTRY], True),
             ("ginlog score MATCH", [*ginlog, "score", str(master)], False),
             (SMALL_LABEL, [*ginlog, "play", str(small_work), ENTRY], True),
