@@ -650,8 +650,10 @@ def append_many(
 ) -> list[Line]:
     """Append several events under one lock, in one ``write`` and one fsync.
 
-    All lines share ``ts``. Either every line is written or (on a write error,
-    rolled back to the old size) none is. With no items, only the checks run.
+    All lines share ``ts``. On a write error the file is rolled back to its old
+    size, so none is written. A crash in the middle of the one ``write`` can
+    leave a prefix: whole lines (each a valid event), then perhaps a torn one
+    for :func:`repair`; never a damaged line before the end. With no items, only the checks run.
 
         append_many("m.jsonl", [("knock", 1, {...}), ("hand-scored", 1, {...})], expect=40)
     """
