@@ -15,9 +15,9 @@ the middle of a write leaves a torn tail (bytes after the last newline);
 reading reports it, appending refuses until :func:`repair` moves the bytes
 to a side file.
 
->>> raw = encode(1, "2026-11-29T19:56:25.123Z", "match-started", 1, None, {"east": "Ann"})
+>>> raw = encode(1, "2026-11-29T19:56:25.123Z", "note", 2, None, {"text": "hello"})
 >>> raw
-b'{"seq":1,"ts":"2026-11-29T19:56:25.123Z","type":"match-started","v":1,"prev":null,"east":"Ann"}'
+b'{"seq":1,"ts":"2026-11-29T19:56:25.123Z","type":"note","v":2,"prev":null,"text":"hello"}'
 >>> len(digest(raw))
 64
 """
@@ -191,7 +191,7 @@ def encode(
     ``"encode"`` for a value JSON cannot hold (NaN, a set, a lone surrogate),
     and :class:`MalformedLine` (``"line-too-long"``) past :data:`MAX_LINE_BYTES`.
 
-    >>> encode(2, "2026-11-29T19:56:25.123Z", "draw", 1, "ab" * 32, {"who": "Bo"})[:40]
+    >>> encode(2, "2026-11-29T19:56:25.123Z", "card_drawn", 2, "ab" * 32, {"player": "Bo"})[:40]
     b'{"seq":2,"ts":"2026-11-29T19:56:25.123Z"'
     """
     if not _is_int(seq) or seq < 1:
@@ -594,7 +594,7 @@ def create(
     directory are fsynced, so after a crash the file is either absent, empty
     or holds one whole line (a torn line is left for :func:`repair`).
 
-        create("m.jsonl", "match-started", 1, {"players": ["Ann", "Bo"]})
+        create("m.jsonl", "note", 2, {"text": "hello"})
     """
     label = os.fsdecode(path)
     raw, data = _build(1, ts if ts is not None else now_ts(), type, v, None, fields)
@@ -635,7 +635,7 @@ def append(
     with :class:`TornTail` until :func:`repair`. Existing bytes are never
     rewritten.
 
-        line = append("m.jsonl", "draw", 1, {"who": "Ann", "from": "stock"}, expect=12)
+        line = append("m.jsonl", "card_drawn", 2, {"player": "Ann", "source": "stock"}, expect=12)
         line.seq  # 13
     """
     return append_many(path, [(type, v, fields)], expect=expect, ts=ts)[0]
@@ -655,7 +655,7 @@ def append_many(
     leave a prefix: whole lines (each a valid event), then perhaps a torn one
     for :func:`repair`; never a damaged line before the end. With no items, only the checks run.
 
-        append_many("m.jsonl", [("knock", 1, {...}), ("hand-scored", 1, {...})], expect=40)
+        append_many("m.jsonl", [("knocked", 2, {...}), ("hand_shown", 2, {...})], expect=40)
     """
     label = os.fsdecode(path)
     if not _is_int(expect) or expect < 0:
