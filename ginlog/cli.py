@@ -37,35 +37,20 @@ def _usage(message: str) -> NoReturn:
 
 def _play(path: str, entries: list[str], out: Any = None) -> int:
     """Append entries to a match, each checked first. Shared by ``play`` and its fast path."""
+    from functools import partial
+
     from .entry import parse_entry, split_entries
     from .errors import GinlogError
-    from .matchfile import read_match
-    from . import store
-    from .events import SCHEMA_VERSION, event_fields, event_type
-    from .reducer import apply
+    from .matchfile import append_events
 
     out = out or sys.stdout
     if not entries:
         _usage("play needs at least one entry, e.g. ginlog play match.jsonl 'discard 7h'")
     try:
-        report = read_match(path)
-        tl = report.timeline
-        assert tl is not None
-        seq = report.lines
-        items = []
-        texts = split_entries(entries)
-        for text in texts:
-            for event in parse_entry(text, tl):
-                seq += 1
-                try:
-                    tl = apply(tl, event, seq)
-                except GinlogError as exc:
-                    raise exc.at(path=path, line=seq, seq=seq) from None
-                items.append((event_type(event), SCHEMA_VERSION, event_fields(event)))
-        store.append_many(path, items, expect=report.lines)
+        tl, lines = append_events(path, [partial(parse_entry, text) for text in split_entries(entries)])
     except GinlogError as exc:
         _fail(exc if exc.path else exc.at(path=path))
-    out.write(f"{path}: {len(items)} event(s) appended, now at event {seq}\n")
+    out.write(f"{path}: {len(lines)} event(s) appended, now at event {lines[-1].lineno if lines else '?'}\n")
     return EXIT_OK
 
 

@@ -19,7 +19,7 @@ file, line and event number, the bad event is skipped, and reading goes on.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO
 
 import attrs
@@ -190,12 +190,18 @@ def new_match(
     return start(event, 1)
 
 
-def append_events(path: str | os.PathLike[str], events: list[Event]) -> tuple[Timeline, list[store.Line]]:
+def append_events(
+    path: str | os.PathLike[str],
+    events: Iterable[Event | Callable[[Timeline], Sequence[Event]]],
+) -> tuple[Timeline, list[store.Line]]:
     """Check ``events`` in turn against the file's current state; write them only if all are legal.
 
-    The file is read (and checked) first; a file with any problem is not
-    appended to. Nothing is written unless every event is legal, and the write
-    states the event it expects to follow, so a concurrent writer gets a
+    An item may also be a function of the timeline so far that returns events
+    (how the CLI turns typed entries into events: ``discard 7h`` needs to know
+    whose turn it is after the entries before it). The file is read (and
+    checked) first; a file with any problem is not appended to. Nothing is
+    written unless every event is legal, and the write states the event it
+    expects to follow, so a concurrent writer gets a
     :class:`~ginlog.errors.Conflict` instead of a fork.
     """
     label = os.fsdecode(path)
@@ -204,13 +210,18 @@ def append_events(path: str | os.PathLike[str], events: list[Event]) -> tuple[Ti
     assert tl is not None
     seq = report.lines
     items = []
-    for event in events:
-        seq += 1
+    for item in events:
         try:
-            tl = apply(tl, event, seq)
+            batch = item(tl) if callable(item) else (item,)
         except GinlogError as exc:
-            raise exc.at(path=label, line=seq, seq=seq) from None
-        items.append((event_type(event), SCHEMA_VERSION, event_fields(event)))
+            raise exc.at(path=label) from None
+        for event in batch:
+            seq += 1
+            try:
+                tl = apply(tl, event, seq)
+            except GinlogError as exc:
+                raise exc.at(path=label, line=seq, seq=seq) from None
+            items.append((event_type(event), SCHEMA_VERSION, event_fields(event)))
     lines = store.append_many(path, items, expect=report.lines)
     return tl, lines
 
