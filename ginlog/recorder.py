@@ -19,7 +19,7 @@ from .events import SCHEMA_VERSION, HandShown, event_fields, event_type
 from .matchfile import read_match
 from .reducer import apply, legal_actions
 from .state import Timeline
-from .views import describe, hand_summary, table_text
+from .views import describe, hand_summary, pretty, table_text
 
 __all__ = ["run_recorder"]
 
@@ -133,8 +133,8 @@ def _proposal(before: Timeline, after: Timeline) -> str:
     st = after.state
     if st.hand is not None and st.hand.ending is not None and st.hand.ending.knocker is not None and before.state.hand is not None and before.state.hand.phase == "show":
         k = st.hand.ending.knocker
-        return f"ginlog arranges {k.player}'s hand: " + " ".join(f"[{m}]" for m in k.melds) + (
-            f" deadwood {' '.join(map(str, k.deadwood))} = {k.deadwood_value}" if k.deadwood else " (gin)"
+        return f"ginlog arranges {k.player}'s hand: " + " ".join(f"[{pretty(m.cards)}]" for m in k.melds) + (
+            f" deadwood {pretty(k.deadwood)} = {k.deadwood_value}" if k.deadwood else " (gin)"
         )
     if len(st.hands) > len(before.state.hands):
         return "ginlog arranges: " + hand_summary(st.hands[-1])
