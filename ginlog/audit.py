@@ -40,6 +40,7 @@ class FileAudit:
     winner: str | None = None
     totals: dict[str, int] = attrs.Factory(dict)
     head: str | None = None
+    outcomes: dict[str, int] = attrs.Factory(dict)  # how the finished hands ended
 
     @property
     def ok(self) -> bool:
@@ -55,6 +56,7 @@ class FileAudit:
             "winner": self.winner,
             "totals": self.totals,
             "head": self.head,
+            "outcomes": self.outcomes,
             "errors": list(self.errors),
         }
 
@@ -109,7 +111,15 @@ def audit_file(path: str, anchor: str | None = None) -> FileAudit:
         winner=state.winner,
         totals=state.totals(),
         head=report.head,
+        outcomes=_count(h.score.outcome for h in state.hands),
     )
+
+
+def _count(items: Iterable[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return counts
 
 
 def _audit_one(args: tuple[str, str | None]) -> FileAudit:

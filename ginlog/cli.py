@@ -334,6 +334,7 @@ def build_app() -> Any:
             "events": sum(r.events for r in results),
             "hands": sum(r.hands for r in results),
             "finished": sum(1 for r in results if r.phase == "over"),
+            "outcomes": _sum_outcomes(results),
             "errors_by_rule": _count_rules(results),
         }
         if json_:
@@ -448,6 +449,14 @@ def _err_line(e: dict[str, Any]) -> str:
     return f"{where}: {e['message']} [{e['rule']}]"
 
 
+def _sum_outcomes(results: list[Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in results:
+        for k, v in r.outcomes.items():
+            counts[k] = counts.get(k, 0) + v
+    return {k: counts[k] for k in ("knock", "undercut", "gin", "big_gin", "void") if k in counts}
+
+
 def _count_rules(results: list[Any]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for r in results:
@@ -509,6 +518,8 @@ def _print_audit(results: list[Any], summary: dict[str, Any], quiet: bool) -> No
     table.add_column("Events", justify="right")
     table.add_row(*(str(summary[k]) for k in ("files", "ok", "invalid", "finished", "hands", "events")))
     out.print(table)
+    if summary["outcomes"]:
+        out.print("Hands: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in summary["outcomes"].items()))
     if summary["errors_by_rule"]:
         out.print("Problems by rule: " + ", ".join(f"{k} {v}" for k, v in summary["errors_by_rule"].items()))
     if len(results) == 1 and results[0].head:

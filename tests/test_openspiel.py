@@ -136,6 +136,13 @@ def test_cli_import_and_audit_a_folder(tmp_path: Path) -> None:
     res = runner.invoke(build_app(), ["audit", str(out)])
     assert res.exit_code == 0, res.output
     assert "Files" in res.stdout and "12" in res.stdout
+    res = runner.invoke(build_app(), ["audit", str(out), "--json"])
+    summary = json.loads(res.stdout)["summary"]
+    assert summary["files"] == summary["ok"] == summary["finished"] == 12
+    # How the hands ended, as OpenSpiel's returns say: a void scores 0 for both.
+    voids = sum(1 for n in names if RETURNS[n]["returns"] == [0, 0] and not {"tie"} & set(RETURNS[n]["tags"]))
+    assert summary["outcomes"].get("void", 0) == voids
+    assert sum(summary["outcomes"].values()) == 12
     res = runner.invoke(build_app(), ["score", str(out / (Path(names[0]).stem + ".jsonl")), "--json"])
     assert json.loads(res.stdout)["hands"][0]["net"]["P0"] == RETURNS[names[0]]["returns"][0]
 
