@@ -46,12 +46,19 @@ def _play(path: str, entries: list[str], out: Any = None) -> int:
     out = out or sys.stdout
     if not entries:
         _usage("play needs at least one entry, e.g. ginlog play match.jsonl 'discard 7h'")
+    _require_match_file(path)
     try:
         tl, lines = append_events(path, [partial(parse_entry, text) for text in split_entries(entries)])
     except GinlogError as exc:
         _fail(exc if exc.path else exc.at(path=path))
     out.write(f"{path}: {len(lines)} event(s) appended, now at event {lines[-1].lineno if lines else '?'}\n")
     return EXIT_OK
+
+
+def _require_match_file(path: str) -> None:
+    """A missing match file is a usage slip: say how to start one."""
+    if not os.path.exists(path):
+        _usage(f"{path}: no such match file; start one with: ginlog new {path} --player NAME --player NAME")
 
 
 def main() -> None:
@@ -162,6 +169,7 @@ def build_app() -> Any:
         """
         from .recorder import run_recorder
 
+        _require_match_file(match)
         raise typer.Exit(run_recorder(match, sys.stdin, sys.stdout))
 
     @app.command()
