@@ -39,7 +39,6 @@ __all__ = [
     "Defence",
     "is_meld",
     "min_deadwood",
-    "deadwood_value",
     "best_arrangement",
     "best_arrangements",
     "best_discard",
@@ -311,8 +310,6 @@ def min_deadwood(cards: str | Iterable[str | Card] | int) -> int:
     """
     return deadwood_of_mask(_as_mask(cards))
 
-
-deadwood_value = min_deadwood
 
 
 def best_arrangements(cards: str | Iterable[str | Card] | int) -> list[Arrangement]:

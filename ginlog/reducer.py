@@ -98,8 +98,9 @@ def fold(events: Iterable[Event]) -> Timeline:
 def apply(tl: Timeline, event: Event, seq: int | None = None) -> Timeline:
     """The timeline after ``event``; raise :class:`IllegalMove` if it breaks a rule.
 
-    ``seq`` is the event's sequence number (the next one when not given); it is
-    what a later correction names in ``undoes``. A :class:`Correction` goes back
+    ``seq`` is the event's line number in the match file; it is what a later
+    correction names in ``undoes``. Left out, it is taken as one more than the
+    last effective event, which is right only for a log without corrections. A :class:`Correction` goes back
     to the state before the last effective event; anything else goes through
     :func:`step`.
     """

@@ -122,10 +122,6 @@ class HandState:
     def pile_top(self) -> Card | None:
         return self.pile[-1] if self.pile else None
 
-    @property
-    def pile_mask(self) -> int:
-        return cards_mask(self.pile)
-
     def placed_mask(self) -> int:
         """Every card whose place is known."""
         m = self.known[0] | self.known[1] | cards_mask(self.pile)
@@ -174,7 +170,6 @@ class FinishedHand:
     recorded: Literal["moves", "result"]
     shown: tuple[Shown, ...] = ()
     void_reason: str | None = None
-    seq: int = 0
 
 
 @attrs.frozen
