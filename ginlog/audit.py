@@ -25,7 +25,7 @@ import attrs
 
 from .errors import GinlogError, StoreError
 
-__all__ = ["FileAudit", "expand_paths", "audit_file", "audit_paths"]
+__all__ = ["FileAudit", "expand_paths", "audit_file", "audit_files", "audit_paths"]
 
 
 @attrs.frozen
@@ -45,6 +45,12 @@ class FileAudit:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    @classmethod
+    def failed(cls, err: GinlogError, path: str | None = None) -> FileAudit:
+        """A file that could not be read at all (missing, a folder, unreadable)."""
+        where = path or err.path or "?"
+        return cls(where, (err.at(path=where).to_dict(),))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,7 +103,7 @@ def audit_file(path: str, anchor: str | None = None) -> FileAudit:
     try:
         report = read_match(source, collect=True, anchor=anchor, name=path)
     except GinlogError as exc:
-        return FileAudit(path, (exc.at(path=path).to_dict(),))
+        return FileAudit.failed(exc, path)
     state = report.state
     errors = tuple(e.to_dict() for e in report.errors)
     if state is None:
@@ -127,11 +133,16 @@ def _audit_one(args: tuple[str, str | None]) -> FileAudit:
 
 
 def audit_paths(files: Iterable[str], *, jobs: int = 1, anchor: str | None = None) -> Iterator[FileAudit]:
-    """Audit files in order (``jobs`` processes at once); folders and globs are expanded."""
+    """Audit files, folders and globs in order: what is not found first, then each file."""
     listed, missing = expand_paths(files)
     for err in missing:
-        yield FileAudit(err.path or "?", (err.to_dict(),))
-    work = [(f, anchor) for f in listed]
+        yield FileAudit.failed(err)
+    yield from audit_files(listed, jobs=jobs, anchor=anchor)
+
+
+def audit_files(files: list[str], *, jobs: int = 1, anchor: str | None = None) -> Iterator[FileAudit]:
+    """Audit these files in order, ``jobs`` processes at once (no expansion)."""
+    work = [(f, anchor) for f in files]
     if jobs <= 1 or len(work) < 2:
         for item in work:
             yield _audit_one(item)

@@ -314,26 +314,24 @@ def build_app() -> Any:
 
         Example: ginlog audit sample_games --jobs 2
         """
-        from .audit import audit_paths, expand_paths
+        from .audit import FileAudit, audit_files, expand_paths
 
-        if anchor is not None:
-            listed, _missing = expand_paths(paths)
-            if len(listed) != 1:
-                _usage("--anchor checks one file; give exactly one")
+        listed, missing = expand_paths(paths)
+        if anchor is not None and len(listed) != 1:
+            _usage("--anchor checks one file; give exactly one")
         console = _console(stderr=True)
-        results = []
-        gen = audit_paths(paths, jobs=jobs, anchor=anchor)
+        results = [FileAudit.failed(err) for err in missing]
+        gen = audit_files(listed, jobs=jobs, anchor=anchor)
         if console.is_terminal and not json_:
             from rich.progress import Progress
 
-            listed, _ = expand_paths(paths)
             with Progress(console=console, transient=True) as progress:
                 task = progress.add_task("auditing", total=len(listed))
                 for r in gen:
                     results.append(r)
                     progress.advance(task)
         else:
-            results = list(gen)
+            results.extend(gen)
         bad = [r for r in results if not r.ok]
         summary = {
             "files": len(results),
