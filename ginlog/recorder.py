@@ -64,64 +64,68 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
     state = tl.state
     say(f"{path}: {state.players[0]} v {state.players[1]}" + (f", resuming at event {last_line}" if last_line > 1 else ""))
     say(table_text(state))
-    while not tl.state.finished:
-        if interactive:
-            acts = legal_actions(tl.state)
-            turn = tl.state.hand.turn if tl.state.hand is not None else None
-            stdout.write((f"{turn}: " if turn else "") + " | ".join(acts) + "\n> ")
-            stdout.flush()
-        raw = stdin.readline()
-        if not raw:
-            break
-        text = raw.strip()
-        if not text or text.startswith("#"):
-            continue
-        word = text.split()[0].lower()
-        if word in ("quit", "exit", "q"):
-            break
-        if word in ("help", "?", "h"):
-            say(HELP)
-            continue
-        if word in ("table", "status"):
-            say(table_text(tl.state))
-            continue
-        try:
-            events = parse_entry(text, tl)
-            new = tl
-            seq = last_line
-            for ev in events:
-                seq += 1
-                new = apply(new, ev, seq)
-            if interactive and any(isinstance(e, HandShown) and e.melds is None for e in events):
-                say(_proposal(tl, new))
-                stdout.write("Accept? [Y/n] ")
+    try:
+        while not tl.state.finished:
+            if interactive:
+                acts = legal_actions(tl.state)
+                turn = tl.state.hand.turn if tl.state.hand is not None else None
+                stdout.write((f"{turn}: " if turn else "") + " | ".join(acts) + "\n> ")
                 stdout.flush()
-                answer = stdin.readline().strip().lower()
-                if answer in ("n", "no"):
-                    say("Not written. Enter the show with melds: show [C C C] [C C C] C lay C")
-                    continue
-            items = [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events]
-            store.append_many(path, items, expect=last_line)
-        except Conflict as exc:
-            say(f"refused: {exc.one_line()}; re-reading the file")
-            refused += 1
+            raw = stdin.readline()
+            if not raw:
+                break
+            text = raw.strip()
+            if not text or text.startswith("#"):
+                continue
+            word = text.split()[0].lower()
+            if word in ("quit", "exit", "q"):
+                break
+            if word in ("help", "?", "h"):
+                say(HELP)
+                continue
+            if word in ("table", "status"):
+                say(table_text(tl.state))
+                continue
             try:
-                report = read_match(path)
-            except GinlogError as err:
-                stderr.write(err.one_line() + "\n")
-                return 1
-            assert report.timeline is not None
-            tl, last_line = report.timeline, report.lines
-            continue
-        except GinlogError as exc:
-            refused += 1
-            say(f"refused: {exc.message} [{exc.rule}] (nothing written)")
-            continue
-        before = tl.state
-        tl, last_line = new, seq
-        for ev in events:
-            say(f"ok {seq}: {describe(ev, before, tl.state)}")
-        _after(tl, before, say)
+                events = parse_entry(text, tl)
+                new = tl
+                seq = last_line
+                for ev in events:
+                    seq += 1
+                    new = apply(new, ev, seq)
+                if interactive and any(isinstance(e, HandShown) and e.melds is None for e in events):
+                    say(_proposal(tl, new))
+                    stdout.write("Accept? [Y/n] ")
+                    stdout.flush()
+                    answer = stdin.readline().strip().lower()
+                    if answer in ("n", "no"):
+                        say("Not written. Enter the show with melds: show [C C C] [C C C] C lay C")
+                        continue
+                items = [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events]
+                store.append_many(path, items, expect=last_line)
+            except Conflict as exc:
+                say(f"refused: {exc.one_line()}; re-reading the file")
+                refused += 1
+                try:
+                    report = read_match(path)
+                except GinlogError as err:
+                    stderr.write(err.one_line() + "\n")
+                    return 1
+                assert report.timeline is not None
+                tl, last_line = report.timeline, report.lines
+                continue
+            except GinlogError as exc:
+                refused += 1
+                say(f"refused: {exc.message} [{exc.rule}] (nothing written)")
+                continue
+            before = tl.state
+            tl, last_line = new, seq
+            for ev in events:
+                say(f"ok {seq}: {describe(ev, before, tl.state)}")
+            _after(tl, before, say)
+    except KeyboardInterrupt:  # Ctrl-C at the table: stop cleanly; what was written stays
+        say("")
+
     if tl.state.finished:
         say(_final(tl))
     else:
