@@ -64,14 +64,18 @@ def _require_match_file(path: str) -> None:
 def main() -> None:
     """Entry point of the ``ginlog`` executable."""
     argv = sys.argv[1:]
-    if (
-        len(argv) >= 2
-        and argv[0] == "play"
-        and not any(a in ("--help", "-h") or a.startswith("--") for a in argv[1:])
-    ):
-        raise SystemExit(_play(argv[1], argv[2:]))
-    app = build_app()
-    app(prog_name="ginlog")
+    try:
+        if (
+            len(argv) >= 2
+            and argv[0] == "play"
+            and not any(a in ("--help", "-h") or a.startswith("--") for a in argv[1:])
+        ):
+            raise SystemExit(_play(argv[1], argv[2:]))
+        app = build_app()
+        app(prog_name="ginlog")
+    except KeyboardInterrupt:  # nothing half-written: every append is one write
+        sys.stderr.write("ginlog: interrupted\n")
+        raise SystemExit(130) from None
 
 
 # ---------------------------------------------------------------------------
