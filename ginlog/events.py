@@ -514,8 +514,11 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
     if v == SCHEMA_VERSION:
         cls = EVENT_TYPES.get(type_)
         if cls is not None and data.keys() <= _LINE_KEYS[cls]:
+            hook = _LINE_HOOKS.get(cls)
+            if hook is None:
+                hook = _LINE_HOOKS[cls] = _LINE.get_structure_hook(cls)
             try:
-                return _LINE.structure(data, cls)  # type: ignore[no-any-return]
+                return hook(data, cls)  # type: ignore[no-any-return]
             except Exception:  # noqa: BLE001 - redone below for a precise message
                 pass
     fields = {k: val for k, val in data.items() if k not in ENVELOPE_KEYS}
@@ -524,4 +527,5 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
     return event_from_fields(type_, fields)
 
 
+_LINE_HOOKS: dict[type, Callable[[Any, Any], Any]] = {}  # filled on first use of each type
 _LINE_KEYS: Final = {cls: frozenset(a.name for a in attrs.fields(cls)) | ENVELOPE_KEYS for cls in EVENT_TYPES.values()}

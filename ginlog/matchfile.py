@@ -102,7 +102,14 @@ def iter_steps(
     as it was), so one bad line does not hide the rest. ``upto`` stops after
     that many lines (replay to event N).
     """
-    label = _label(source, name)
+    for lineno, seq, event, tl, digest in _steps(source, errors, _label(source, name), upto):
+        yield Step(lineno, seq, event, tl, digest)
+
+
+def _steps(
+    source: Source, errors: list[GinlogError] | None, label: str, upto: int | None
+) -> Iterator[tuple[int, int, Event, Timeline, str]]:
+    """:func:`iter_steps` as plain tuples: the replay's hot path makes no Step objects."""
     tl: Timeline | None = None
     collect = errors is not None
     for lineno, _raw, data, digest in store.read_rows(source, errors=errors, name=label):
@@ -130,7 +137,7 @@ def iter_steps(
             if tl is None:
                 return  # without the first line there is nothing to check the rest against
             continue
-        yield Step(lineno, seq, event, tl, digest)
+        yield lineno, seq, event, tl, digest
 
 
 def read_match(
@@ -154,11 +161,8 @@ def read_match(
     head: str | None = None
     seen_anchor = anchor is None
     try:
-        for step in iter_steps(source, errors=errors if collect else None, name=label, upto=upto):
-            tl = step.timeline
-            lines = step.line
-            head = step.digest
-            if not seen_anchor and step.digest == anchor:
+        for lines, _seq, _event, tl, head in _steps(source, errors if collect else None, label, upto):
+            if not seen_anchor and head == anchor:
                 seen_anchor = True
     except GinlogError as exc:
         if not collect:
