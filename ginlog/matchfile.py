@@ -10,6 +10,7 @@ file, line and event number, the bad event is skipped, and reading goes on.
 >>> from ginlog.rules import preset
 >>> path = os.path.join(tempfile.mkdtemp(), "m.jsonl")
 >>> _ = new_match(path, ("Ann", "Bob"), preset("standard"))
+>>> from ginlog.events import FirstDealer
 >>> r = append_event(path, FirstDealer(dealer="Ann", how="agreed"))
 >>> report = read_match(path)
 >>> report.ok, report.state.phase, report.lines
@@ -30,7 +31,6 @@ from .events import (
     SCHEMA_VERSION,
     Correction,
     Event,
-    FirstDealer,
     MatchStarted,
     event_fields,
     event_from_line,
@@ -40,7 +40,7 @@ from .reducer import apply, start
 from .rules import Rules
 from .state import MatchState, Timeline
 
-__all__ = ["Step", "MatchReport", "iter_steps", "read_match", "new_match", "append_event", "append_events", "FirstDealer"]
+__all__ = ["Step", "MatchReport", "iter_steps", "read_match", "new_match", "append_event", "append_events"]
 
 Source = str | os.PathLike[str] | BinaryIO
 

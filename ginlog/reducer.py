@@ -560,6 +560,7 @@ def _finish(
     score = _price(state, result)
     dealer = dealer if hand is None else hand.dealer
     assert dealer is not None
+    tally = state.tally.add(state.rules, score)
     finished = FinishedHand(
         number=hand.number if hand is not None else (number or len(state.hands) + 1),
         dealer=dealer,
@@ -568,8 +569,8 @@ def _finish(
         recorded=recorded,  # type: ignore[arg-type]
         shown=shown,
         void_reason=void_reason,
+        totals=tally.points,
     )
-    tally = state.tally.add(state.rules, score)
     next_dealer = tally.next_dealer(state.rules, dealer, score)
     over = tally.winner is not None or state.rules.single_hand
     return replace_match(

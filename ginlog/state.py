@@ -170,6 +170,7 @@ class FinishedHand:
     recorded: Literal["moves", "result"]
     shown: tuple[Shown, ...] = ()
     void_reason: str | None = None
+    totals: tuple[int, int] = (0, 0)  # running totals after this hand (as the tally counts them)
 
 
 @attrs.frozen

@@ -80,12 +80,10 @@ LOCK_TIMEOUT = 5.0
 ENVELOPE_KEYS = ("seq", "ts", "type", "v", "prev")
 """The envelope's keys, in the order they open every line."""
 
-MAX_INT_DIGITS = 4300
 
 #: A seq beyond this is not a line number any file will reach (and printing a
 #: 4,300-digit number in a message would itself fail).
 MAX_SEQ = 10**15
-"""Longest integer literal accepted on read (Python's own default limit)."""
 
 _CHUNK = 65536
 _SHOW = 60
@@ -454,13 +452,6 @@ def _parse_float(text: str) -> float:
     if not math.isfinite(value):
         raise MalformedLine(f"number {_show(text)} is out of range", rule="non-finite")
     return value
-
-
-def _parse_int(text: str) -> int:
-    digits = len(text) - text.startswith("-")
-    if digits > MAX_INT_DIGITS:
-        raise MalformedLine(f"integer with {digits} digits is too long (limit {MAX_INT_DIGITS})", rule="json")
-    return int(text)
 
 
 def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

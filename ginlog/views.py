@@ -183,13 +183,8 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
 def score_rows(state: MatchState) -> list[dict[str, Any]]:
     """One dict per finished hand, in the ``score --json`` shape."""
     rows = []
-    running = dict.fromkeys(state.players, 0)
     for h in state.hands:
         s = h.score
-        if s.winner is not None:
-            running[s.winner] += s.points
-            if state.rules.box_timing == "hand":
-                running[s.winner] += state.rules.box_bonus
         net = dict.fromkeys(state.players, 0)
         if s.winner is not None:
             for p in state.players:
@@ -211,7 +206,7 @@ def score_rows(state: MatchState) -> list[dict[str, Any]]:
                 "net": net,
                 "deadwood": deadwood,
                 "recorded": h.recorded,
-                "totals": dict(running),
+                "totals": dict(zip(state.players, h.totals)),
                 "void_reason": h.void_reason,
             }
         )
