@@ -446,8 +446,9 @@ def _load(match: str, upto: int | None = None) -> tuple[Timeline, Any]:
         report = read_match(_source(match), name=_name(match), upto=upto)
     except GinlogError as exc:
         _fail(exc)
-    assert report.timeline is not None
-    return report.timeline, report
+    tl = report.timeline
+    assert tl is not None
+    return tl, report
 
 
 def _err_line(e: dict[str, Any]) -> str:

@@ -36,7 +36,7 @@ from .events import (
     event_from_line,
     event_type,
 )
-from .reducer import apply, start
+from .reducer import Fold, Rewind, apply, start
 from .rules import Rules
 from .state import MatchState, Timeline
 
@@ -65,18 +65,24 @@ class MatchReport:
     """Everything a reader learned from a match file."""
 
     path: str
-    timeline: Timeline | None
+    state: MatchState | None  # after the last event that could be applied; None without a first line
     errors: tuple[GinlogError, ...]
     lines: int  # lines read (the last seq seen)
     head: str | None  # digest of the last line (the head hash to keep)
+    rewind: Rewind | None = attrs.field(default=None, eq=False, repr=False)
 
     @property
     def ok(self) -> bool:
         return not self.errors
 
     @property
-    def state(self) -> MatchState | None:
-        return self.timeline.state if self.timeline is not None else None
+    def timeline(self) -> Timeline | None:
+        """The reducer's timeline at the end, which corrections appended later go back through.
+
+        Rebuilt on each access from the last few dozen events (a millisecond
+        or so), so a reader that only wants the state never pays for it.
+        """
+        return self.rewind.timeline() if self.rewind is not None else None
 
 
 def _label(source: Source, name: str | None) -> str:
@@ -102,16 +108,9 @@ def iter_steps(
     as it was), so one bad line does not hide the rest. ``upto`` stops after
     that many lines (replay to event N).
     """
-    for lineno, seq, event, tl, digest in _steps(source, errors, _label(source, name), upto):
-        yield Step(lineno, seq, event, tl, digest)
-
-
-def _steps(
-    source: Source, errors: list[GinlogError] | None, label: str, upto: int | None
-) -> Iterator[tuple[int, int, Event, Timeline, str]]:
-    """:func:`iter_steps` as plain tuples: the replay's hot path makes no Step objects."""
     tl: Timeline | None = None
     collect = errors is not None
+    label = _label(source, name)
     for lineno, _raw, data, digest in store.read_rows(source, errors=errors, name=label):
         if upto is not None and lineno > upto:
             return
@@ -121,11 +120,7 @@ def _steps(
         try:
             event = event_from_line(data)
             if tl is None:
-                if not isinstance(event, MatchStarted):
-                    raise IllegalMove(
-                        f"a match file begins with match_started, not {data.get('type')}", rule="first-event"
-                    )
-                tl = start(event, seq)
+                tl = start(_first(event, data), seq)
             else:
                 tl = apply(tl, event, seq)
         except GinlogError as exc:
@@ -137,7 +132,13 @@ def _steps(
             if tl is None:
                 return  # without the first line there is nothing to check the rest against
             continue
-        yield lineno, seq, event, tl, digest
+        yield Step(lineno, seq, event, tl, digest)
+
+
+def _first(event: Event, data: dict[str, object]) -> MatchStarted:
+    if not isinstance(event, MatchStarted):
+        raise IllegalMove(f"a match file begins with match_started, not {data.get('type')}", rule="first-event")
+    return event
 
 
 def read_match(
@@ -156,13 +157,35 @@ def read_match(
     """
     label = _label(source, name)
     errors: list[GinlogError] = []
-    tl: Timeline | None = None
+    collect_into = errors if collect else None
+    fold: Fold | None = None
     lines = 0
     head: str | None = None
     seen_anchor = anchor is None
     try:
-        for lines, _seq, _event, tl, head in _steps(source, errors if collect else None, label, upto):
-            if not seen_anchor and head == anchor:
+        for lineno, _raw, data, digest in store.read_rows(source, errors=collect_into, name=label):
+            if upto is not None and lineno > upto:
+                break
+            seq = data.get("seq")
+            if type(seq) is not int:
+                continue  # the store has already reported the missing or bad seq
+            try:
+                event = event_from_line(data)
+                if fold is None:
+                    fold = Fold(_first(event, data), seq)
+                else:
+                    fold.apply(event, seq)
+            except GinlogError as exc:
+                err = exc.at(path=label, line=lineno, seq=seq)
+                if not collect:
+                    raise err from None
+                errors.append(err)
+                if fold is None:
+                    break  # without the first line there is nothing to check the rest against
+                continue
+            lines = lineno
+            head = digest
+            if not seen_anchor and digest == anchor:
                 seen_anchor = True
     except GinlogError as exc:
         if not collect:
@@ -177,12 +200,14 @@ def read_match(
         if not collect:
             raise err
         errors.append(err)
-    if tl is None and not errors:
+    if fold is None and not errors:
         err = EventError("the file is empty: a match file begins with match_started", rule="first-event", path=label)
         if not collect:
             raise err
         errors.append(err)
-    return MatchReport(label, tl, tuple(errors), lines, head)
+    if fold is None:
+        return MatchReport(label, None, tuple(errors), lines, head)
+    return MatchReport(label, fold.state, tuple(errors), lines, head, fold.rewind())
 
 
 def new_match(

@@ -111,8 +111,8 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
                 except GinlogError as err:
                     stderr.write(err.one_line() + "\n")
                     return 1
-                assert report.timeline is not None
-                tl, last_line = report.timeline, report.lines
+                tl, last_line = report.timeline, report.lines  # type: ignore[assignment]
+                assert tl is not None
                 continue
             except GinlogError as exc:
                 refused += 1

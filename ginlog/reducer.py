@@ -24,8 +24,8 @@ ginlog.errors.IllegalMove: it is Bob's turn, not Ann's [turn-order]
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Final
+from collections.abc import Callable, Iterable
+from typing import Any, Final
 
 import attrs
 
@@ -59,9 +59,10 @@ from .melds import (
     deadwood_of_mask,
 )
 from .scoring import HandResult, HandScore, Tally, price_hand
-from .state import Ending, FinishedHand, HandState, MatchState, Shown, Timeline, replace_hand, replace_match
+from .state import Ending, FinishedHand, MatchState, Shown, Timeline
+from .transient import WorkingHand, WorkingMatch, thaw
 
-__all__ = ["start", "apply", "step", "fold", "UNDO_DEPTH", "legal_actions"]
+__all__ = ["start", "apply", "step", "fold", "Fold", "Rewind", "UNDO_DEPTH", "SNAPSHOT_EVERY", "legal_actions"]
 
 #: How many effective events a run of corrections can undo.
 UNDO_DEPTH: Final = 64
@@ -119,37 +120,177 @@ def apply(tl: Timeline, event: Event, seq: int | None = None) -> Timeline:
 
 def step(state: MatchState, event: Event) -> MatchState:
     """The pure rules: the match state after one (non-correction) event."""
+    work = thaw(state)
+    _handler(event)(work, event)
+    return work.freeze()
+
+
+def _handler(event: Event) -> Callable[[WorkingMatch, Any], None]:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise _illegal(f"{type(event).__name__} is not an event the reducer knows", "unknown-event")
-    return handler(state, event)
-
-
-# ---------------------------------------------------------------------------
-# Match-level events
+    return handler
 
 
 def _correction(tl: Timeline, ev: Correction) -> Timeline:
-    if not tl.back:
-        raise _illegal(
-            "there is nothing left to undo" if tl.seq <= 1 else f"corrections go back at most {UNDO_DEPTH} events",
-            "correction",
-        )
-    if ev.undoes != tl.seq:
-        raise _illegal(
-            f"a correction undoes the last effective event, which is event {tl.seq}, not {ev.undoes}",
-            "correction",
-        )
+    _check_correction(ev, tl.seq, len(tl.back))
     seq, previous = tl.back[-1]
     return Timeline(previous, seq, tl.back[:-1])
 
 
-def _require_player(state: MatchState, player: str) -> None:
+def _check_correction(ev: Correction, last: int, depth: int) -> None:
+    if not depth:
+        raise _illegal(
+            "there is nothing left to undo" if last <= 1 else f"corrections go back at most {UNDO_DEPTH} events",
+            "correction",
+        )
+    if ev.undoes != last:
+        raise _illegal(
+            f"a correction undoes the last effective event, which is event {last}, not {ev.undoes}",
+            "correction",
+        )
+
+
+# ---------------------------------------------------------------------------
+# A whole log at once
+
+
+#: How often (in effective events) a :class:`Fold` keeps a frozen snapshot.
+SNAPSHOT_EVERY: Final = 64
+
+
+@attrs.frozen
+class Rewind:
+    """The end of a folded log, enough to rebuild its exact :class:`Timeline`.
+
+    ``base`` is a state at least as far back as corrections can reach,
+    ``events`` the effective ``(seq, event)`` pairs since, and ``depth`` how
+    many of them a correction may still undo.
+    """
+
+    base: MatchState
+    base_seq: int
+    events: tuple[tuple[int, Event], ...]
+    depth: int
+
+    def timeline(self) -> Timeline:
+        """Re-apply :attr:`events` from :attr:`base` (at most a few hundred events)."""
+        tl = Timeline(self.base, self.base_seq)
+        for seq, ev in self.events:
+            tl = apply(tl, ev, seq)
+        back = tl.back[len(tl.back) - self.depth:] if self.depth else ()
+        return Timeline(tl.state, tl.seq, back)
+
+
+class Fold:
+    """Fold a log event by event, as :func:`apply` would, without a frozen state per event.
+
+    The rules edit one working copy (:mod:`ginlog.transient`) in place. So
+    that a correction can still go back :data:`UNDO_DEPTH` events, the fold
+    keeps a frozen snapshot every :data:`SNAPSHOT_EVERY` effective events and
+    the effective events since the oldest snapshot it may need; a correction,
+    or an illegal event that may have left the copy half-edited, rebuilds the
+    copy from the nearest snapshot. Seen from outside it is the same pure
+    function of the events as :func:`apply` (a property test holds the two to
+    the same states and the same errors).
+
+    >>> from ginlog.events import *
+    >>> from ginlog.rules import preset
+    >>> f = Fold(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
+    >>> f.apply(FirstDealer(dealer="Ann", how="agreed"), 2)
+    >>> f.apply(Correction(undoes=2), 3)
+    >>> f.state.phase, f.rewind().timeline().seq
+    ('setup', 1)
+    """
+
+    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events")
+
+    def __init__(self, first: MatchStarted, seq: int = 1) -> None:
+        state = start(first, seq).state
+        self._work = thaw(state)
+        self._n = 0  # effective events applied
+        self._seq = seq  # the last effective event's seq
+        self._depth = 0  # how many of them a correction may undo (Timeline.back's length)
+        # (n, seq, state) after the n-th effective event, oldest first; _events
+        # holds the effective events after the oldest one.
+        self._snaps: list[tuple[int, int, MatchState]] = [(0, seq, state)]
+        self._events: list[tuple[int, Event]] = []
+
+    @property
+    def state(self) -> MatchState:
+        return self._work.freeze()
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    def apply(self, event: Event, seq: int) -> None:
+        """Apply one event; on :class:`IllegalMove` the fold is as it was before it."""
+        kind = type(event)
+        if kind is Correction:
+            self._correct(event)  # type: ignore[arg-type]
+            return
+        if kind is not Note:
+            handler = _HANDLERS.get(kind) or _handler(event)
+            try:
+                handler(self._work, event)
+            except BaseException:
+                self._rebuild()
+                raise
+        self._n += 1
+        self._seq = seq
+        self._events.append((seq, event))
+        if self._depth < UNDO_DEPTH:
+            self._depth += 1
+        if self._n - self._snaps[-1][0] >= SNAPSHOT_EVERY:
+            self._snapshot()
+
+    def _snapshot(self) -> None:
+        snaps = self._snaps
+        snaps.append((self._n, self._seq, self._work.freeze()))
+        # Keep the newest snapshot at least UNDO_DEPTH events back, and all after it.
+        while len(snaps) > 1 and snaps[1][0] <= self._n - UNDO_DEPTH:
+            del self._events[: snaps[1][0] - snaps[0][0]]
+            del snaps[0]
+
+    def _correct(self, ev: Correction) -> None:
+        _check_correction(ev, self._seq, self._depth)
+        self._n -= 1
+        self._depth -= 1
+        self._events.pop()
+        snaps = self._snaps
+        while snaps[-1][0] > self._n:
+            del snaps[-1]
+        self._seq = self._events[-1][0] if self._events else snaps[0][1]
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Make the working copy again from the newest snapshot and the events since."""
+        snaps = self._snaps
+        n, _seq, state = snaps[-1]
+        work = thaw(state)
+        for _s, ev in self._events[n - snaps[0][0]:]:
+            if type(ev) is not Note:
+                _HANDLERS[type(ev)](work, ev)
+        self._work = work
+
+    def rewind(self) -> Rewind:
+        """What it takes to rebuild this log's exact :class:`Timeline` (see :class:`Rewind`)."""
+        snaps = self._snaps
+        base_n, base_seq, base = next(s for s in reversed(snaps) if s[0] <= self._n - self._depth)
+        return Rewind(base, base_seq, tuple(self._events[base_n - snaps[0][0]:]), self._depth)
+
+
+# ---------------------------------------------------------------------------
+# Match-level events (each handler edits a working copy; see ginlog.transient)
+
+
+def _require_player(state: WorkingMatch, player: str) -> None:
     if player not in state.players:
         raise _illegal(f"{player!r} is not a player in this match ({' and '.join(state.players)})", "unknown-player")
 
 
-def _first_dealer(state: MatchState, ev: FirstDealer) -> MatchState:
+def _first_dealer(state: WorkingMatch, ev: FirstDealer) -> None:
     if state.phase != "setup":
         raise _illegal("the first dealer has already been chosen", "first-dealer")
     _require_player(state, ev.dealer)
@@ -166,10 +307,12 @@ def _first_dealer(state: MatchState, ev: FirstDealer) -> MatchState:
             raise _illegal(f"the lower cut deals: {lower} cut lower", "cut")
     elif ev.cuts is not None:
         raise _illegal("cut cards go with how='cut'", "cut")
-    return replace_match(state, phase="ready", dealer=ev.dealer, first_dealer_how=ev.how)
+    state.phase = "ready"
+    state.dealer = ev.dealer
+    state.first_dealer_how = ev.how
 
 
-def _require_ready(state: MatchState, what: str) -> None:
+def _require_ready(state: WorkingMatch, what: str) -> None:
     if state.phase == "setup":
         raise _illegal(f"{what}: choose the first dealer first", "first-dealer")
     if state.phase == "hand":
@@ -180,7 +323,7 @@ def _require_ready(state: MatchState, what: str) -> None:
         raise _illegal(f"{what}: the match was abandoned", "match-over")
 
 
-def _deal(state: MatchState, ev: HandDealt) -> MatchState:
+def _deal(state: WorkingMatch, ev: HandDealt) -> None:
     _require_ready(state, "a new hand")
     assert state.dealer is not None
     if ev.dealer != state.dealer:
@@ -210,46 +353,47 @@ def _deal(state: MatchState, ev: HandDealt) -> MatchState:
         if sm & (known[0] | known[1] | up):
             raise _illegal(f"{mask_cards(sm & (known[0] | known[1] | up))[0]} is in the stock and dealt too", "duplicate-card")
         stock_order = ev.stock
-    nondealer = state.other(ev.dealer)
-    hand = HandState(
+    state.hand = WorkingHand(
         number=len(state.hands) + 1,
         dealer=ev.dealer,
         upcard=ev.upcard,
         knock_limit=rules.knock_limit_for(ev.upcard),
         phase="offer",
-        turn=nondealer,
+        turn=state.other(ev.dealer),
         stock=31,
-        pile=(ev.upcard,),
-        known=(known[0], known[1]),
-        sizes=(HAND_SIZE, HAND_SIZE),
+        pile=[ev.upcard],
+        known=known,
+        sizes=[HAND_SIZE, HAND_SIZE],
         stock_order=stock_order,
     )
-    return replace_match(state, phase="hand", hand=hand)
+    state.phase = "hand"
 
 
-def _abandon(state: MatchState, ev: MatchAbandoned) -> MatchState:
+def _abandon(state: WorkingMatch, ev: MatchAbandoned) -> None:
     if state.finished:
         raise _illegal("the match is already over", "match-over")
-    return replace_match(state, phase="abandoned", abandoned=ev.reason, hand=None)
+    state.phase = "abandoned"
+    state.abandoned = ev.reason
+    state.hand = None
 
 
 # ---------------------------------------------------------------------------
 # Play within a hand
 
 
-def _hand(state: MatchState, player: str, what: str) -> HandState:
+def _hand(state: WorkingMatch, player: str, what: str) -> WorkingHand:
     hand = state.hand
     if hand is None:
         if state.phase in ("over", "abandoned"):
             raise _illegal(f"{what}: the match is over", "match-over")
         raise _illegal(f"{what}: no hand is being played (deal one first)", "no-hand")
-    _require_player(state, player)
     if player != hand.turn:
+        _require_player(state, player)
         raise _illegal(f"it is {hand.turn}'s turn, not {player}'s", "turn-order")
     return hand
 
 
-def _possible_in_hand(state: MatchState, hand: HandState, i: int, card: Card, what: str) -> None:
+def _possible_in_hand(state: WorkingMatch, hand: WorkingHand, i: int, card: Card, what: str) -> None:
     """Raise unless ``card`` can be in player ``i``'s hand as far as the record knows."""
     b = card.bit
     if hand.known[i] & b:
@@ -267,37 +411,41 @@ def _possible_in_hand(state: MatchState, hand: HandState, i: int, card: Card, wh
         raise _illegal(f"{player} cannot {what} {card}: every card in their hand is known and it is not one", "card-not-held")
 
 
-def _draw(state: MatchState, ev: CardDrawn) -> MatchState:
+_DRAW_PHASES: Final = frozenset({"offer", "draw", "wall"})
+
+
+def _draw(state: WorkingMatch, ev: CardDrawn) -> None:
     hand = _hand(state, ev.player, "draw")
-    i = state.index(ev.player)
-    rules = state.rules
-    if hand.phase not in ("offer", "draw", "wall"):
+    i = state.players.index(ev.player)
+    phase = hand.phase
+    if phase not in _DRAW_PHASES:
         raise _illegal(f"{ev.player} has drawn already: discard, knock or go gin", "draw-twice")
-    known = list(hand.known)
-    sizes = list(hand.sizes)
-    sizes[i] += 1
+    card = ev.card
     if ev.source == "pile":
-        if hand.phase == "draw" and hand.passes == 2 and hand.stock == 31:
+        if phase == "draw" and hand.passes == 2 and hand.stock == 31:
             raise _illegal("both players passed the upcard: the non-dealer draws from the stock", "upcard-offer")
-        top = hand.pile_top
-        if top is None:
+        pile = hand.pile
+        if not pile:
             raise _illegal("the discard pile is empty", "empty-pile")
-        if ev.card is not None and ev.card != top:
-            raise _illegal(f"the top of the pile is {top}, not {ev.card}", "pile-top")
-        known[i] |= top.bit
-        seen = list(hand.seen)
-        seen[i] |= top.bit
-        counted = hand.phase == "draw" and not hand.wall
+        top = pile[-1]
+        if card is not None and card is not top and card != top:
+            raise _illegal(f"the top of the pile is {top}, not {card}", "pile-top")
+        counted = phase == "draw" and not hand.wall
         takes = hand.upcard_takes + counted
-        new = replace_hand(
-            hand, phase="discard", pile=hand.pile[:-1], known=(known[0], known[1]), sizes=(sizes[0], sizes[1]),
-            taken=top, upcard_takes=takes, counted_take=counted, seen=(seen[0], seen[1]),
-        )
-        if counted and rules.upcard_take_limit is not None and takes >= rules.upcard_take_limit:
-            return _end_void(state, new, f"the upcard was taken {takes} times", "moves")
-        return replace_match(state, hand=new)
+        pile.pop()
+        hand.known[i] |= top.bit
+        hand.seen[i] |= top.bit
+        hand.sizes[i] += 1
+        hand.phase = "discard"
+        hand.taken = top
+        hand.upcard_takes = takes
+        hand.counted_take = counted
+        limit = state.rules.upcard_take_limit
+        if counted and limit is not None and takes >= limit:
+            _end_void(state, hand, f"the upcard was taken {takes} times", "moves")
+        return
     # from the stock
-    if hand.phase == "offer":
+    if phase == "offer":
         raise _illegal(f"the upcard is offered first: {ev.player} takes it or passes", "upcard-offer")
     if hand.wall:
         raise _illegal(
@@ -307,114 +455,122 @@ def _draw(state: MatchState, ev: CardDrawn) -> MatchState:
     if hand.stock <= 0:
         raise _illegal("the stock is empty", "empty-stock")
     stock_order = hand.stock_order
+    bit = 0
     if stock_order is not None:
         nxt = stock_order[0]
-        if ev.card is not None and ev.card != nxt:
-            raise _illegal(f"the next stock card is {nxt}, not {ev.card}", "stock-order")
-        known[i] |= nxt.bit
-        stock_order = stock_order[1:]
-    elif ev.card is not None:
-        b = ev.card.bit
-        if b & (hand.placed_mask()):
-            raise _illegal(f"{ev.card} cannot be in the stock: its place is known", "card-elsewhere")
-        known[i] |= b
-    new = replace_hand(
-        hand, phase="discard", stock=hand.stock - 1, stock_order=stock_order,
-        known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None,
-    )
-    return replace_match(state, hand=new)
+        if card is not None and card is not nxt and card != nxt:
+            raise _illegal(f"the next stock card is {nxt}, not {card}", "stock-order")
+        bit = nxt.bit
+        hand.stock_order = stock_order[1:]
+    elif card is not None:
+        bit = card.bit
+        if bit & hand.placed_mask():
+            raise _illegal(f"{card} cannot be in the stock: its place is known", "card-elsewhere")
+    hand.known[i] |= bit
+    hand.sizes[i] += 1
+    hand.stock -= 1
+    hand.phase = "discard"
+    hand.taken = None
 
 
-def _pass(state: MatchState, ev: UpcardPassed) -> MatchState:
+def _pass(state: WorkingMatch, ev: UpcardPassed) -> None:
     hand = _hand(state, ev.player, "pass")
     if hand.phase == "wall":
-        return _end_void(state, hand, f"the stock is down to {hand.stock} cards and {ev.player} passed", "moves")
+        _end_void(state, hand, f"the stock is down to {hand.stock} cards and {ev.player} passed", "moves")
+        return
     if hand.phase != "offer":
         raise _illegal("passing is only for the first upcard; now draw from the stock or the pile", "upcard-offer")
     if hand.passes == 0:
-        return replace_match(state, hand=replace_hand(hand, passes=1, turn=hand.dealer))
-    return replace_match(state, hand=replace_hand(hand, passes=2, phase="draw", turn=state.other(hand.dealer)))
+        hand.passes = 1
+        hand.turn = hand.dealer
+    else:
+        hand.passes = 2
+        hand.phase = "draw"
+        hand.turn = state.other(hand.dealer)
 
 
-def _check_discard(state: MatchState, hand: HandState, player: str, card: Card, what: str) -> int:
+def _check_discard(state: WorkingMatch, hand: WorkingHand, player: str, card: Card, what: str) -> int:
     if hand.phase != "discard":
         raise _illegal(f"{player} must draw before they {what}", "draw-first")
-    i = state.index(player)
+    i = state.players.index(player)
     if hand.taken == card and not state.rules.may_discard_taken_card:
         raise _illegal(f"{player} may not {what} {card}, taken from the pile this turn", "discard-taken-card")
-    _possible_in_hand(state, hand, i, card, what)
+    if not hand.known[i] & card.bit:
+        _possible_in_hand(state, hand, i, card, what)
     return i
 
 
-def _discard(state: MatchState, ev: CardDiscarded) -> MatchState:
+def _discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     hand = _hand(state, ev.player, "discard")
-    i = _check_discard(state, hand, ev.player, ev.card, "discard")
-    rules = state.rules
-    known = list(hand.known)
-    known[i] &= ~ev.card.bit
-    sizes = list(hand.sizes)
-    sizes[i] -= 1
-    bounced = ev.player if hand.taken == ev.card and hand.counted_take else None
+    card = ev.card
+    i = _check_discard(state, hand, ev.player, card, "discard")
     if hand.wall:
         raise _illegal(f"at the two-card stock {ev.player} took the upcard only to knock or go gin", "wall")
-    seen = hand.seen
-    if seen[i] & ev.card.bit:
-        seen = (seen[0] & ~ev.card.bit, seen[1]) if i == 0 else (seen[0], seen[1] & ~ev.card.bit)
-    new = replace_hand(
-        hand, phase="draw", turn=state.other(ev.player), pile=hand.pile + (ev.card,),
-        known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None, bounced=bounced, seen=seen,
-    )
-    if rules.void_on_upcard_loop and bounced is not None and hand.bounced is not None and hand.bounced != ev.player:
-        return _end_void(state, new, "both players took the upcard and discarded it straight back", "moves")
-    if hand.stock <= rules.void_stock_size:
+    rules = state.rules
+    bounced = ev.player if hand.counted_take and hand.taken == card else None
+    before = hand.bounced
+    bit = card.bit
+    hand.known[i] &= ~bit
+    hand.seen[i] &= ~bit
+    hand.sizes[i] -= 1
+    hand.pile.append(card)
+    hand.phase = "draw"
+    hand.turn = state.players[1 - i]
+    hand.taken = None
+    hand.bounced = bounced
+    if rules.void_on_upcard_loop and bounced is not None and before is not None and before != ev.player:
+        _end_void(state, hand, "both players took the upcard and discarded it straight back", "moves")
+    elif hand.stock <= rules.void_stock_size:
         if rules.wall_knock:
-            return replace_match(state, hand=replace_hand(new, phase="wall", wall=True))
-        return _end_void(state, new, f"the stock is down to {hand.stock} cards", "moves")
-    return replace_match(state, hand=new)
+            hand.phase = "wall"
+            hand.wall = True
+        else:
+            _end_void(state, hand, f"the stock is down to {hand.stock} cards", "moves")
 
 
-def _go_out(state: MatchState, ev: Knocked | Gin | BigGin) -> MatchState:
-    how = {Knocked: "knock", Gin: "gin", BigGin: "big_gin"}[type(ev)]
+_HOW: Final = {Knocked: "knock", Gin: "gin", BigGin: "big_gin"}
+
+
+def _go_out(state: WorkingMatch, ev: Knocked | Gin | BigGin) -> None:
+    how = _HOW[type(ev)]
     hand = _hand(state, ev.player, how.replace("_", " "))
     rules = state.rules
     i = state.index(ev.player)
-    known = list(hand.known)
-    sizes = list(hand.sizes)
+    card: Card | None
     if isinstance(ev, BigGin):
         if rules.big_gin_bonus is None:
             raise _illegal("big gin is not played under these rules", "big-gin-off")
         if hand.phase != "discard":
             raise _illegal(f"{ev.player} must draw before going big gin", "draw-first")
         card = None
+        known, size = hand.known[i], hand.sizes[i]
     else:
         card = ev.card
         _check_discard(state, hand, ev.player, card, how)
-        known[i] &= ~card.bit
-        sizes[i] -= 1
-        seen = list(hand.seen)
-        seen[i] &= ~card.bit
-        hand = replace_hand(hand, seen=(seen[0], seen[1]))
-    new = replace_hand(
-        hand, phase="show", known=(known[0], known[1]), sizes=(sizes[0], sizes[1]), taken=None,
-        ending=Ending(how, ev.player, card),  # type: ignore[arg-type]
-    )
-    if known[i].bit_count() == sizes[i]:  # the whole hand is known: check now, not at the show
-        _check_going_out(rules, new, how, ev.player, known[i])
-    return replace_match(state, hand=new)
+        known, size = hand.known[i] & ~card.bit, hand.sizes[i] - 1
+    if known.bit_count() == size:  # the whole hand is known: check now, not at the show
+        _check_going_out(hand.knock_limit, how, ev.player, known)
+    if card is not None:
+        hand.seen[i] &= ~card.bit
+    hand.known[i] = known
+    hand.sizes[i] = size
+    hand.phase = "show"
+    hand.taken = None
+    hand.ending = Ending(how, ev.player, card)  # type: ignore[arg-type]
 
 
-def _check_going_out(rules: object, hand: HandState, how: str, player: str, mask: int) -> None:
+def _check_going_out(knock_limit: int, how: str, player: str, mask: int) -> None:
     dead = deadwood_of_mask(mask)
     if how in ("gin", "big_gin") and dead:
         raise _illegal(f"{player} cannot go {how.replace('_', ' ')}: the best arrangement leaves {dead} deadwood", "not-gin")
-    if how == "knock" and dead > hand.knock_limit:
+    if how == "knock" and dead > knock_limit:
         raise _illegal(
-            f"{player} cannot knock: the best arrangement leaves {dead} deadwood, over the limit of {hand.knock_limit}",
+            f"{player} cannot knock: the best arrangement leaves {dead} deadwood, over the limit of {knock_limit}",
             "knock-limit",
         )
 
 
-def _shown_cards(state: MatchState, hand: HandState, ev: HandShown) -> tuple[int, int]:
+def _shown_cards(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> tuple[int, int]:
     i = state.index(ev.player)
     shown = cards_mask(ev.cards)
     if shown.bit_count() != len(ev.cards):
@@ -442,16 +598,17 @@ def _declared(cards: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...]) -> A
         raise _illegal(exc.message, exc.rule) from None
 
 
-def _show(state: MatchState, ev: HandShown) -> MatchState:
+def _show(state: WorkingMatch, ev: HandShown) -> None:
     hand = _hand(state, ev.player, "show a hand")
     if hand.phase == "show":
-        return _show_knocker(state, hand, ev)
-    if hand.phase == "defend":
-        return _show_defender(state, hand, ev)
-    raise _illegal("hands are shown only after a knock or gin", "show-early")
+        _show_knocker(state, hand, ev)
+    elif hand.phase == "defend":
+        _show_defender(state, hand, ev)
+    else:
+        raise _illegal("hands are shown only after a knock or gin", "show-early")
 
 
-def _show_knocker(state: MatchState, hand: HandState, ev: HandShown) -> MatchState:
+def _show_knocker(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> None:
     ending = hand.ending
     assert ending is not None
     i, mask = _shown_cards(state, hand, ev)
@@ -473,21 +630,18 @@ def _show_knocker(state: MatchState, hand: HandState, ev: HandShown) -> MatchSta
         )
     if how == "knock" and dead == 0:
         how = "gin"  # a knock with no deadwood is gin
-    known = list(hand.known)
-    known[i] = mask
-    seen = list(hand.seen)
-    seen[i] = mask
-    hand = replace_hand(hand, seen=(seen[0], seen[1]))
     shown = Shown(ev.player, tuple(sorted(ev.cards)), arr.melds, (), arr.deadwood, ev.melds is not None)
-    new_ending = Ending(how, ending.player, ending.card, shown, candidates)  # type: ignore[arg-type]
-    new = replace_hand(hand, phase="defend", turn=state.other(ev.player), known=(known[0], known[1]), ending=new_ending)
-    return replace_match(state, hand=new)
+    hand.known[i] = mask
+    hand.seen[i] = mask
+    hand.ending = Ending(how, ending.player, ending.card, shown, candidates)  # type: ignore[arg-type]
+    hand.phase = "defend"
+    hand.turn = state.other(ev.player)
 
 
-def _show_defender(state: MatchState, hand: HandState, ev: HandShown) -> MatchState:
+def _show_defender(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> None:
     ending = hand.ending
     assert ending is not None and ending.knocker is not None
-    i, mask = _shown_cards(state, hand, ev)
+    _i, mask = _shown_cards(state, hand, ev)
     gin = ending.how in ("gin", "big_gin")
     if gin and ev.layoffs:
         raise _illegal(f"no lay-offs after {ending.how.replace('_', ' ')}", "layoff-after-gin")
@@ -534,35 +688,32 @@ def _show_defender(state: MatchState, hand: HandState, ev: HandShown) -> MatchSt
     result = HandResult(
         ending.how, ending.player, knocker.deadwood_value, defender.deadwood_value, hand.upcard
     )
-    known = list(hand.known)
-    known[i] = mask
-    done = replace_hand(hand, known=(known[0], known[1]))
     shown = (knocker, defender) if state.index(knocker.player) == 0 else (defender, knocker)
-    return _finish(state, done, result, "moves", shown)
+    _finish(state, hand, result, "moves", shown)
 
 
-def _price(state: MatchState, result: HandResult) -> HandScore:
+def _price(state: WorkingMatch, result: HandResult) -> HandScore:
     out = result.out
     defender = state.other(out) if out is not None else None
     return price_hand(state.rules, result, defender)
 
 
 def _finish(
-    state: MatchState,
-    hand: HandState | None,
+    state: WorkingMatch,
+    hand: WorkingHand | None,
     result: HandResult,
     recorded: str,
     shown: tuple[Shown, ...] = (),
     void_reason: str | None = None,
-    number: int | None = None,
     dealer: str | None = None,
-) -> MatchState:
+) -> None:
+    """Score a hand, add it to the sheet and end it (ending the match when it is won)."""
     score = _price(state, result)
     dealer = dealer if hand is None else hand.dealer
     assert dealer is not None
     tally = state.tally.add(state.rules, score)
     finished = FinishedHand(
-        number=hand.number if hand is not None else (number or len(state.hands) + 1),
+        number=hand.number if hand is not None else len(state.hands) + 1,
         dealer=dealer,
         result=result,
         score=score,
@@ -571,30 +722,25 @@ def _finish(
         void_reason=void_reason,
         totals=tally.points,
     )
-    next_dealer = tally.next_dealer(state.rules, dealer, score)
-    over = tally.winner is not None or state.rules.single_hand
-    return replace_match(
-        state,
-        tally=tally,
-        hands=state.hands + (finished,),
-        hand=None,
-        dealer=next_dealer,
-        phase="over" if over else "ready",
-    )
+    state.dealer = tally.next_dealer(state.rules, dealer, score)
+    state.tally = tally
+    state.hands = state.hands + (finished,)
+    state.hand = None
+    state.phase = "over" if tally.winner is not None or state.rules.single_hand else "ready"
 
 
-def _end_void(state: MatchState, hand: HandState, reason: str, recorded: str) -> MatchState:
-    return _finish(state, hand, HandResult("void", None, 0, 0, hand.upcard), recorded, void_reason=reason)
+def _end_void(state: WorkingMatch, hand: WorkingHand, reason: str, recorded: str) -> None:
+    _finish(state, hand, HandResult("void", None, 0, 0, hand.upcard), recorded, void_reason=reason)
 
 
-def _void(state: MatchState, ev: HandVoid) -> MatchState:
+def _void(state: WorkingMatch, ev: HandVoid) -> None:
     hand = state.hand
     if hand is None:
         raise _illegal("there is no hand in progress to void", "no-hand")
-    return _end_void(state, hand, ev.reason, "moves")
+    _end_void(state, hand, ev.reason, "moves")
 
 
-def _result_only(state: MatchState, ev: HandResultOnly) -> MatchState:
+def _result_only(state: WorkingMatch, ev: HandResultOnly) -> None:
     _require_ready(state, "a score-pad hand")
     rules = state.rules
     if ev.how == "void":
@@ -625,14 +771,14 @@ def _result_only(state: MatchState, ev: HandResultOnly) -> MatchState:
         )
     if ev.winner is not None and ev.winner != score.winner:
         raise _illegal(f"the pad says {ev.winner} won the hand, but it was {score.winner}", "points-mismatch")
-    return _finish(state, None, result, "result", dealer=state.dealer)
+    _finish(state, None, result, "result", dealer=state.dealer)
 
 
-def _started_twice(state: MatchState, ev: MatchStarted) -> MatchState:
+def _started_twice(state: WorkingMatch, ev: MatchStarted) -> None:
     raise _illegal("match_started may only be the first line", "first-event")
 
 
-_HANDLERS: Final = {
+_HANDLERS: Final[dict[type, Callable[[WorkingMatch, Any], None]]] = {
     MatchStarted: _started_twice,
     FirstDealer: _first_dealer,
     HandDealt: _deal,

@@ -17,8 +17,7 @@ Where each of the 52 cards is, at any moment of a hand:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 import attrs
 
@@ -27,7 +26,7 @@ from .melds import Arrangement, Meld
 from .rules import Rules
 from .scoring import HandResult, HandScore, Tally
 
-__all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "Timeline", "ALL_CARDS", "replacer"]
+__all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "Timeline", "ALL_CARDS"]
 
 ALL_CARDS: Final = cards_mask(Card(s, r) for s in range(4) for r in range(1, 14))
 
@@ -37,29 +36,6 @@ MatchPhase = Literal["setup", "ready", "hand", "over", "abandoned"]
 
 def popcount(mask: int) -> int:
     return mask.bit_count()
-
-
-_KEEP: Final = object()
-
-
-def replacer(cls: type) -> Callable[..., Any]:
-    """A fast ``attrs.evolve`` for one class: ``replace(obj, field=value, ...)``.
-
-    ``attrs.evolve`` looks every field up by name on each call; the reducer makes
-    a new state for every event, so it uses this compiled equivalent instead.
-
-    >>> r = replacer(Shown)
-    >>> r(Shown("Ann", (), (), (), (), False), player="Bob").player
-    'Bob'
-    """
-    names = [a.name for a in attrs.fields(cls)]
-    params = ", ".join(f"{n}=_K" for n in names)
-    args = ", ".join(f"self.{n} if {n} is _K else {n}" for n in names)
-    namespace: dict[str, Any] = {"_K": _KEEP, "_cls": cls}
-    exec(f"def replace(self, *, {params}):\n    return _cls({args})\n", namespace)  # noqa: S102
-    fn: Callable[..., Any] = namespace["replace"]
-    fn.__doc__ = f"A copy of a {cls.__name__} with the given fields changed."
-    return fn
 
 
 @attrs.frozen
@@ -229,6 +205,3 @@ class Timeline:
     seq: int
     back: tuple[tuple[int, MatchState], ...] = ()
 
-
-replace_match = replacer(MatchState)
-replace_hand = replacer(HandState)
