@@ -193,10 +193,14 @@ def cards_mask(cards: Iterable[Card]) -> int:
 
 
 def mask_cards(mask: int) -> tuple[Card, ...]:
-    """The cards in a mask, in :data:`DECK` order."""
+    """The cards in a mask, in :data:`DECK` order (which is the order of their bits).
+
+    >>> mask_cards(parse_card("2h").bit | parse_card("as").bit)
+    (Card('AS'), Card('2H'))
+    """
     out = []
     while mask:
         low = mask & -mask
         out.append(_BY_BIT[low])
         mask ^= low
-    return tuple(sorted(out))
+    return tuple(out)

@@ -293,12 +293,26 @@ def _sets_of(chosen: int) -> list[int]:
     return sets
 
 
+def _first_bit(meld: Meld) -> int:
+    return meld.cards[0].bit
+
+
+_MELD_OF: dict[int, Meld] = {}  # mask -> Meld: a few hundred melds exist, each made once
+
+
+def _meld(mask: int, kind: str) -> Meld:
+    meld = _MELD_OF.get(mask)
+    if meld is None:
+        meld = _MELD_OF[mask] = Meld(mask_cards(mask), kind)
+    return meld
+
+
 def _arrangement(m: int, chosen: int) -> Arrangement:
     left = m & ~chosen
     runs = _runs_of(left)
-    melds = [Meld(mask_cards(x), "set") for x in _sets_of(chosen)]
-    melds += [Meld(mask_cards(x), "run") for x in runs]
-    melds.sort(key=lambda ml: ml.cards)
+    melds = [_meld(x, "set") for x in _sets_of(chosen)]
+    melds += [_meld(x, "run") for x in runs]
+    melds.sort(key=_first_bit)  # melds are disjoint: the first card orders them
     return Arrangement(tuple(melds), mask_cards(left & ~sum(runs)))
 
 
@@ -456,7 +470,7 @@ def best_defence(
     >>> [str(c) for c in d.layoffs], d.deadwood_value
     (['8S', '9S', 'KC'], 10)
     """
-    hand = cards_mask(parse_cards(defender))
+    hand = _as_mask(defender)
     knocker = sum(m.mask for m in knocker_melds)
     if hand & knocker:
         dup = mask_cards(hand & knocker)[0]

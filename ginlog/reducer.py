@@ -630,7 +630,7 @@ def _show_knocker(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> None
         )
     if how == "knock" and dead == 0:
         how = "gin"  # a knock with no deadwood is gin
-    shown = Shown(ev.player, tuple(sorted(ev.cards)), arr.melds, (), arr.deadwood, ev.melds is not None)
+    shown = Shown(ev.player, mask_cards(mask), arr.melds, (), arr.deadwood, ev.melds is not None)
     hand.known[i] = mask
     hand.seen[i] = mask
     hand.ending = Ending(how, ending.player, ending.card, shown, candidates)  # type: ignore[arg-type]
@@ -660,7 +660,8 @@ def _show_defender(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> Non
                 best = (cand, d)
         assert best is not None
         cand, d = best
-        knocker = attrs.evolve(knocker, melds=cand.melds, deadwood=cand.deadwood)
+        if cand.melds != knocker.melds:
+            knocker = attrs.evolve(knocker, melds=cand.melds, deadwood=cand.deadwood)
         melds, layoffs, dead_cards = d.melds, d.layoffs, d.deadwood
     else:
         layoffs = tuple(ev.layoffs or ())
@@ -680,11 +681,12 @@ def _show_defender(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> Non
         if chosen is None:
             assert error is not None
             raise _illegal(error.message, error.rule)
-        knocker = attrs.evolve(knocker, melds=chosen.melds, deadwood=chosen.deadwood)
+        if chosen.melds != knocker.melds:
+            knocker = attrs.evolve(knocker, melds=chosen.melds, deadwood=chosen.deadwood)
         rest = tuple(c for c in ev.cards if not lay_mask & c.bit)
         arr = _declared(rest, ev.melds) if ev.melds is not None else best_arrangements(cards_mask(rest))[0]
         melds, dead_cards = arr.melds, arr.deadwood
-    defender = Shown(ev.player, tuple(sorted(ev.cards)), melds, layoffs, dead_cards, ev.melds is not None)
+    defender = Shown(ev.player, mask_cards(mask), melds, layoffs, dead_cards, ev.melds is not None)
     result = HandResult(
         ending.how, ending.player, knocker.deadwood_value, defender.deadwood_value, hand.upcard
     )

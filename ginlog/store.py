@@ -28,6 +28,7 @@ import contextlib
 import errno
 import fcntl
 import hashlib
+from hashlib import sha256
 import json
 import math
 import os
@@ -337,7 +338,7 @@ def _read_stream(
             continue
 
         raw = chunk[:-1]
-        line_digest = digest(raw)
+        line_digest = sha256(raw).hexdigest()
         try:
             data = _parse(raw)
         except MalformedLine as exc:
@@ -347,7 +348,7 @@ def _read_stream(
             continue
 
         seq = data.get("seq")
-        known_seq = seq if _is_int(seq) and 0 < seq <= MAX_SEQ else None
+        known_seq = seq if type(seq) is int and 0 < seq <= MAX_SEQ else None
         if known_seq is None:
             report(
                 IntegrityError(
