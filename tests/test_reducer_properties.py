@@ -59,7 +59,7 @@ from ginlog.events import (
 )
 from ginlog.matchfile import iter_steps, read_match
 from ginlog.melds import best_arrangement, min_deadwood
-from ginlog.reducer import UNDO_DEPTH, apply, fold, start
+from ginlog.reducer import SNAPSHOT_EVERY, UNDO_DEPTH, Fold, apply, fold, start
 from ginlog.rules import Rules, preset, rules_from_dict, rules_to_dict
 from ginlog.simulate import simulate_match
 from ginlog.state import MatchState, Timeline
@@ -740,6 +740,121 @@ def test_corrections_go_back_at_most_undo_depth_events() -> None:
     assert info.value.rule == "correction"
     with pytest.raises(IllegalMove):
         apply(fold(events[:1]), Correction(undoes=1), 2)  # match_started cannot be undone
+
+
+# ---------------------------------------------------------------------------
+# 4. The fast fold is the pure fold
+
+
+def _both(tl: Timeline, fold_: Fold, ev: Event, seq: int) -> tuple[Timeline, tuple[str, str] | None]:
+    """Apply ``ev`` both ways; they must agree on the error (if any) and on the state after."""
+    want: tuple[str, str] | None = None
+    try:
+        new = apply(tl, ev, seq)
+    except IllegalMove as exc:
+        want, new = (exc.rule, exc.message), tl
+    got: tuple[str, str] | None = None
+    try:
+        fold_.apply(ev, seq)
+    except IllegalMove as exc:
+        got = (exc.rule, exc.message)
+    assert got == want, f"event {seq} {ev!r}"
+    assert fold_.seq == new.seq and fold_.state == new.state, f"after event {seq} {ev!r}"
+    return new, want
+
+
+@settings(PROPS, max_examples=60)
+@given(
+    data=st.data(),
+    name=st.sampled_from(PRESETS),
+    mode=st.sampled_from(("full", "table")),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_fold_agrees_with_apply_on_noisy_logs(data: Any, name: str, mode: Mode, seed: int) -> None:
+    """:class:`Fold` (one working copy, snapshots) against :func:`apply` (a frozen state per event).
+
+    The log is a real match with noise drawn by hypothesis: corrections that
+    name the right event or a wrong one, runs of corrections deeper than a
+    snapshot interval and than UNDO_DEPTH, then redone; repeated and skipped
+    events (illegal), notes. After every line both must give the same error
+    and the same state; at the end the fold's rewind is the exact timeline,
+    and the file reader (collecting) reports the same errors and state.
+    """
+    events = simulate_match(preset(name), seed=seed, mode=mode, max_hands=4)
+    tl = start(events[0], 1)  # type: ignore[arg-type]
+    fold_ = Fold(events[0], 1)  # type: ignore[arg-type]
+    log: list[Event] = [events[0]]
+    errors: list[tuple[int, tuple[str, str]]] = []
+    applied: list[Event] = []  # effective events, as far as the pure side says
+    redo: list[Event] = []
+    pos = 1
+    actions = data.draw(
+        st.lists(
+            st.sampled_from(["next"] * 8 + ["undo", "undo-run", "bad-undo", "repeat", "skip", "note"]),
+            min_size=20, max_size=400,
+        ),
+        label="actions",
+    )
+    for action in actions:
+        batch: list[Event | None]  # None: a correction of whatever is then the last effective event
+        if action == "next":
+            if redo:
+                batch = [redo.pop()]
+            elif pos < len(events):
+                batch, pos = [events[pos]], pos + 1
+            else:
+                continue
+        elif action == "undo":
+            batch = [Correction(undoes=tl.seq)]
+        elif action == "undo-run":
+            depth = data.draw(st.integers(2, UNDO_DEPTH + 8), label="corrections in a row")
+            batch = [None] * depth
+        elif action == "bad-undo":
+            batch = [Correction(undoes=tl.seq + data.draw(st.integers(1, 5), label="off by"))]
+        elif action == "repeat":
+            batch = [log[-1]]
+        elif action == "skip":
+            pos = min(pos + 1, len(events))
+            continue
+        else:
+            batch = [Note(text=f"note {len(log)}")]
+        for ev in batch:
+            if ev is None:
+                ev = Correction(undoes=tl.seq)
+            seq = len(log) + 1
+            log.append(ev)
+            tl, err = _both(tl, fold_, ev, seq)
+            if err is not None:
+                errors.append((seq, err))
+            elif isinstance(ev, Correction):
+                redo.append(applied.pop())
+            else:
+                applied.append(ev)
+    assert fold_.rewind().timeline() == tl
+    event(f"{len(log)} lines, {len(errors)} illegal, {sum(isinstance(e, Correction) for e in log)} corrections")
+    # Through a file: the collecting reader says the same.
+    report = read_match(io.BytesIO(file_bytes(log)), name="m.jsonl", collect=True)
+    assert [(e.seq, (e.rule, e.message)) for e in report.errors] == errors
+    assert report.state == tl.state and report.timeline == tl
+
+
+def test_fold_undoes_across_snapshots_to_the_limit() -> None:
+    """UNDO_DEPTH corrections in a row reach back past at least one snapshot; one more is refused."""
+    events: list[Event] = [MatchStarted(players=PLAYERS, rules=preset("standard"))]
+    events += [Note(text=f"n{i}") for i in range(3 * SNAPSHOT_EVERY + 5)]
+    tl = fold(events)
+    fold_ = Fold(events[0], 1)  # type: ignore[arg-type]
+    for seq, ev in enumerate(events[1:], start=2):
+        fold_.apply(ev, seq)
+    seq = len(events)
+    for _ in range(UNDO_DEPTH):
+        seq += 1
+        tl, err = _both(tl, fold_, Correction(undoes=tl.seq), seq)
+        assert err is None
+    assert tl.seq == len(events) - UNDO_DEPTH
+    _tl, err = _both(tl, fold_, Correction(undoes=tl.seq), seq + 1)
+    assert err is not None and err[0] == "correction"
+    assert fold_.rewind().timeline() == tl
 
 
 # ---------------------------------------------------------------------------
