@@ -546,10 +546,7 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
         # A line as ginlog writes it: the five envelope keys, then the fields.
         fields = tuple(data.items())[5:]
         key = (type_, fields)
-        try:
-            event = _MEMO.get(key)
-        except TypeError:  # a list among the fields: not memoised
-            event = None
+        event = _MEMO.get(key) if type_ in _FLAT_TYPES else None
         if event is not None and "prev" in data and "seq" in data:
             return event  # every envelope key is here, so no other key is
         cls = EVENT_TYPES.get(type_)
@@ -573,6 +570,12 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
     return event_from_fields(type_, fields_)
 
 
+#: Event types whose fields are each one JSON value, never a list or an object,
+#: so a line's fields can key the memo (tests/test_events.py checks the list).
+_FLAT_TYPES: Final = frozenset({
+    "upcard_passed", "card_drawn", "card_discarded", "knocked", "gin", "big_gin",
+    "hand_result", "hand_void", "note", "correction", "match_abandoned",
+})
 #: How many distinct all-text events :func:`event_from_line` remembers.
 MEMO_SIZE: Final = 4096
 _MEMO: dict[tuple[str, tuple[tuple[str, Any], ...]], Event] = {}

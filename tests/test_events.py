@@ -6,6 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
+import attrs
 import pytest
 
 from ginlog.cards import parse_card
@@ -134,3 +135,21 @@ def test_envelope_checks() -> None:
     for key, bad in (("ts", "2026-13-01T00:00:00Z"), ("ts", "yesterday"), ("v", "2"), ("type", None)):
         with pytest.raises(EventError):
             event_from_line(good | {key: bad})
+
+
+def test_the_memoised_event_types_are_exactly_those_with_flat_fields() -> None:
+    """events._FLAT_TYPES is written out (no type inspection at import); it must match the classes."""
+    import typing
+
+    from ginlog import events as ev_module
+
+    def flat(cls: type) -> bool:
+        hints = typing.get_type_hints(cls)
+        containers = (tuple, dict)
+        return not any(
+            getattr(hints[a.name], "__origin__", None) in containers
+            or any(getattr(arg, "__origin__", None) in containers for arg in getattr(hints[a.name], "__args__", ()))
+            for a in attrs.fields(cls)
+        )
+
+    assert ev_module._FLAT_TYPES == {name for name, cls in EVENT_TYPES.items() if flat(cls)}
