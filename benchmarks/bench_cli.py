@@ -14,8 +14,9 @@
    b'. ``python -c "import attrs, cattrs"`` the two required libraries alone: a floor
       no command that reads a record can go under;
    c. ``ginlog play MATCH 'upcard 7h'``  one legal entry appended through the
-      fast path that skips Typer (the file is copied fresh before each run,
-      outside the timed region);
+      fast path that skips Typer (the file is copied fresh and synced to disk
+      before each run, outside the timed region, so the play's fsync flushes
+      only its own line, as on a user's machine);
    d. ``ginlog score MATCH``             a command through Typer and rich;
    e. ``ginlog play SMALL 'upcard 7h'``  the same entry on a two-event match,
       which separates the start-up from reading and checking the long file.
@@ -145,8 +146,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         size_kb = master.stat().st_size / 1024
 
         def fresh() -> None:
-            shutil.copyfile(master, work)
-            shutil.copyfile(small, small_work)
+            # Copied and synced to disk outside the timed region: otherwise the
+            # play's own fsync would also flush the whole copy, which a user's
+            # match file, written long before, never makes it do.
+            for src, dst in ((master, work), (small, small_work)):
+                shutil.copyfile(src, dst)
+                fd = os.open(dst, os.O_RDONLY)
+                try:
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
 
         rows: list[tuple[str, list[str], bool]] = [
             ("python -c pass", [py, "-c", "pass"], False),

@@ -391,11 +391,19 @@ def _make_converter(detailed: bool, forbid_extra_keys: bool = True) -> cattrs.Co
     return conv
 
 
-_FAST = _make_converter(detailed=False)
 # For whole lines: the envelope keys ride along and are ignored, so no copy of
 # the line's dict is made; the keys are checked against _LINE_KEYS instead.
 _LINE = _make_converter(detailed=False, forbid_extra_keys=False)
+_strict_conv: cattrs.Converter | None = None
 _detailed: cattrs.Converter | None = None
+
+
+def _strict_converter() -> cattrs.Converter:
+    """The converter that refuses unknown keys, for fields given without an envelope (built on first use)."""
+    global _strict_conv
+    if _strict_conv is None:
+        _strict_conv = _make_converter(detailed=False)
+    return _strict_conv
 
 
 def _detailed_converter() -> cattrs.Converter:
@@ -416,7 +424,7 @@ def event_fields(event: Event) -> dict[str, Any]:
 
     MatchStarted always keeps its tool, so a record says what wrote it.
     """
-    out: dict[str, Any] = _FAST.unstructure(event)
+    out: dict[str, Any] = _LINE.unstructure(event)
     if isinstance(event, MatchStarted):
         out = {"players": list(event.players), "rules": rules_to_dict(event.rules), "tool": event.tool} | (
             {"title": event.title} if event.title is not None else {}
@@ -436,7 +444,7 @@ def event_from_fields(type_: str, fields: Mapping[str, Any]) -> Event:
     if cls is None:
         raise EventError(f"unknown event type {type_!r}", rule="unknown-event")
     try:
-        return _FAST.structure(fields, cls)  # type: ignore[no-any-return]
+        return _strict_converter().structure(fields, cls)  # type: ignore[no-any-return]
     except Exception:
         pass
     try:
@@ -546,7 +554,10 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
         # A line as ginlog writes it: the five envelope keys, then the fields.
         fields = tuple(data.items())[5:]
         key = (type_, fields)
-        event = _MEMO.get(key) if type_ in _FLAT_TYPES else None
+        try:
+            event = _MEMO.get(key) if type_ in _FLAT_TYPES else None
+        except TypeError:  # a list or an object where a flat type has one value: structured below, and refused
+            event = None
         if event is not None and "prev" in data and "seq" in data:
             return event  # every envelope key is here, so no other key is
         cls = EVENT_TYPES.get(type_)

@@ -55,15 +55,14 @@ _VALUES: Final = tuple(min(r + 1, 10) for r in range(13))
 
 
 def _build_tables() -> tuple[list[int], list[int]]:
-    value = [0] * 8192
-    for m in range(1, 8192):
-        low = m & -m
-        value[m] = value[m ^ low] + _VALUES[low.bit_length() - 1]
-    dead = [0] * 8192
+    # Doubling: the masks with bit r set are those without it, plus that card's value.
+    value = [0]
+    for v in _VALUES:
+        value += [x + v for x in value]
+    dead = []
     for m in range(8192):
         t = m & (m >> 1) & (m >> 2)
-        covered = t | (t << 1) | (t << 2)
-        dead[m] = value[m & ~covered]
+        dead.append(value[m & ~(t | (t << 1) | (t << 2))])
     return value, dead
 
 

@@ -36,8 +36,7 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Final
 
 if TYPE_CHECKING:  # pathlib and datetime load only where used: `ginlog play` starts faster
     from pathlib import Path
@@ -859,14 +858,25 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _valid_ts(ts: str) -> bool:
-    try:
-        from datetime import datetime
+_DAYS: Final = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
-        datetime.strptime(ts, "%Y-%m-%dT%H:%M:%S.%fZ")
-    except ValueError:
+
+def _valid_ts(ts: str) -> bool:
+    """Whether a ``YYYY-MM-DDTHH:MM:SS.mmmZ`` text (already shaped by a regex) is a real time.
+
+    Plain arithmetic, not ``datetime.strptime``, which would cost a scripted
+    ``ginlog play`` the import of ``_strptime``, ``locale`` and ``calendar``.
+
+    >>> _valid_ts("2028-02-29T23:59:59.999Z"), _valid_ts("2026-02-29T00:00:00.000Z")
+    (True, False)
+    """
+    year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
+    if not 1 <= month <= 12 or day < 1:
         return False
-    return True
+    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if day > _DAYS[month - 1] + leap:
+        return False
+    return int(ts[11:13]) < 24 and int(ts[14:16]) < 60 and int(ts[17:19]) < 60
 
 
 def _show(value: object) -> str:
