@@ -277,12 +277,13 @@ def build_app() -> Any:
         """
         from .views import score_json
 
-        tl, report = _load(match)
-        data = score_json(tl.state, report.head)
+        report = _read(match)
+        state = report.state
+        data = score_json(state, report.head)
         if json_:
             typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
             return
-        _print_sheet(tl.state, data)
+        _print_sheet(state, data)
 
     @app.command()
     def validate(
@@ -438,14 +439,19 @@ def _name(match: str) -> str:
     return "<stdin>" if match == "-" else match
 
 
-def _load(match: str, upto: int | None = None) -> tuple[Timeline, Any]:
+def _read(match: str, upto: int | None = None) -> Any:
+    """The match file's :class:`~ginlog.matchfile.MatchReport`, or exit with its first problem."""
     from .errors import GinlogError
     from .matchfile import read_match
 
     try:
-        report = read_match(_source(match), name=_name(match), upto=upto)
+        return read_match(_source(match), name=_name(match), upto=upto)
     except GinlogError as exc:
         _fail(exc)
+
+
+def _load(match: str, upto: int | None = None) -> tuple[Timeline, Any]:
+    report = _read(match, upto)
     tl = report.timeline
     assert tl is not None
     return tl, report
