@@ -1,0 +1,42 @@
+"""The reducer's working copy mirrors the frozen state exactly, and thawing never leaks."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from ginlog.events import CardDrawn
+from ginlog.reducer import fold
+from ginlog.rules import preset
+from ginlog.simulate import simulate_match
+from ginlog.state import HandState, MatchState
+from ginlog.transient import WorkingHand, WorkingMatch, thaw
+
+
+def test_working_copies_have_exactly_the_frozen_fields_in_order() -> None:
+    assert WorkingHand.__slots__ == tuple(a.name for a in attrs.fields(HandState))
+    assert WorkingMatch.__slots__ == tuple(a.name for a in attrs.fields(MatchState))
+
+
+@pytest.mark.parametrize("mode", ["full", "table", "hands"])
+def test_thaw_then_freeze_gives_back_an_equal_state_at_every_event(mode: str) -> None:
+    events = simulate_match(preset("modern"), seed=7, mode=mode, max_hands=2)  # type: ignore[arg-type]
+    for n in range(1, len(events) + 1):
+        state = fold(events[:n]).state
+        assert thaw(state).freeze() == state
+
+
+def test_editing_a_working_copy_leaves_the_frozen_state_alone() -> None:
+    events = simulate_match(preset("standard"), seed=3, mode="full", max_hands=1)
+    first_draw = next(i for i, ev in enumerate(events) if isinstance(ev, CardDrawn))
+    state = fold(events[:first_draw]).state
+    assert state.hand is not None
+    before = attrs.asdict(state.hand, recurse=False)
+    work = thaw(state)
+    assert work.hand is not None
+    work.hand.pile.append(work.hand.pile[0])
+    work.hand.known[0] |= 1
+    work.hand.sizes[1] += 5
+    work.hand.seen[1] = 7
+    work.phase = "over"
+    assert attrs.asdict(state.hand, recurse=False) == before and state.phase == "hand"
