@@ -30,7 +30,7 @@ from typing import Final
 
 import attrs
 
-from .cards import Card, cards_mask, mask_cards, parse_card, parse_cards
+from .cards import DECK, Card, cards_mask, mask_cards, parse_card, parse_cards
 from .errors import MeldError
 
 __all__ = [
@@ -85,6 +85,11 @@ class Meld:
 
     cards: tuple[Card, ...]
     kind: str  # "set" or "run"
+    #: The cards as a bit mask; stored, as the solver reads it for every lay-off.
+    mask: int = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "mask", cards_mask(self.cards))
 
     @classmethod
     def of(cls, cards: str | Iterable[str | Card]) -> Meld:
@@ -93,10 +98,6 @@ class Meld:
         if kind is None:
             raise MeldError(f"{' '.join(map(str, cs))} is not a meld: {_why_not_meld(cs)}", rule="bad-meld")
         return cls(tuple(sorted(cs)), kind)
-
-    @property
-    def mask(self) -> int:
-        return cards_mask(self.cards)
 
     def __str__(self) -> str:
         return " ".join(map(str, self.cards))
@@ -260,11 +261,13 @@ def _set_choices(m: int) -> Iterable[int]:
         yield sum(combo)
 
 
-def _runs_of(m: int) -> list[int]:
-    """The maximal runs (as masks) in the leftover mask ``m``."""
-    runs = []
-    for s in range(4):
-        sm = (m >> (16 * s)) & _SUIT_MASK
+_SUIT_RUNS: dict[int, tuple[int, ...]] = {}  # 13-bit suit mask -> its maximal runs (at most 8,192 entries)
+
+
+def _suit_runs(sm: int) -> tuple[int, ...]:
+    runs = _SUIT_RUNS.get(sm)
+    if runs is None:
+        found = []
         t = sm & (sm >> 1) & (sm >> 2)
         covered = t | (t << 1) | (t << 2)
         while covered:
@@ -275,7 +278,18 @@ def _runs_of(m: int) -> list[int]:
                 run |= bit
                 bit <<= 1
             covered &= ~run
-            runs.append(run << (16 * s))
+            found.append(run)
+        runs = _SUIT_RUNS[sm] = tuple(found)
+    return runs
+
+
+def _runs_of(m: int) -> list[int]:
+    """The maximal runs (as masks) in the leftover mask ``m``."""
+    runs = []
+    for shift in (0, 16, 32, 48):
+        sm = (m >> shift) & _SUIT_MASK
+        if sm & (sm >> 1) & (sm >> 2):
+            runs.extend(r << shift for r in _suit_runs(sm))
     return runs
 
 
@@ -425,9 +439,14 @@ class Defence:
         return sum(c.value for c in self.deadwood)
 
 
-def _layoff_chains(knocker_melds: Sequence[Meld], hand: int, limit: int | None = None) -> list[list[tuple[Card, ...]]]:
-    """Per open end of each knocker meld: the possible chains of lay-offs from ``hand`` (shortest first)."""
-    ends: list[list[tuple[Card, ...]]] = []
+def _layoff_chains(
+    knocker_melds: Sequence[Meld], hand: int, limit: int | None = None
+) -> list[list[tuple[int, tuple[Card, ...]]]]:
+    """Per open end of each knocker meld: the possible chains of lay-offs from ``hand``, shortest first.
+
+    Each chain is ``(mask, cards)``, its cards in the order laid (outward from the meld).
+    """
+    ends: list[list[tuple[int, tuple[Card, ...]]]] = []
     for meld in knocker_melds:
         if meld.kind == "set":
             if len(meld.cards) == 3:
@@ -435,23 +454,25 @@ def _layoff_chains(knocker_melds: Sequence[Meld], hand: int, limit: int | None =
                 present = {c.suit_index for c in meld.cards}
                 missing = [s for s in range(4) if s not in present][0]
                 bit = 1 << (missing * 16 + rank - 1)
-                ends.append([()] + ([mask_cards(bit)] if hand & bit else []))
+                ends.append([(0, ())] + ([(bit, (DECK[missing * 13 + rank - 1],))] if hand & bit else []))
             continue
         suit = meld.cards[0].suit_index
         for step, start in ((-1, meld.cards[0].rank - 1), (1, meld.cards[-1].rank + 1)):
             chain: list[Card] = []
-            options: list[tuple[Card, ...]] = [()]
+            mask = 0
+            options: list[tuple[int, tuple[Card, ...]]] = [(0, ())]
             rank = start
             while 1 <= rank <= 13 and hand & (1 << (suit * 16 + rank - 1)) and (limit is None or len(chain) < limit):
-                chain.append(mask_cards(1 << (suit * 16 + rank - 1))[0])
-                options.append(tuple(chain))
+                chain.append(DECK[suit * 13 + rank - 1])
+                mask |= 1 << (suit * 16 + rank - 1)
+                options.append((mask, tuple(chain)))
                 rank += step
             ends.append(options)
     return ends
 
 
 def best_defence(
-    defender: str | Iterable[str | Card], knocker_melds: Sequence[Meld], *, chain_limit: int | None = None
+    defender: str | Iterable[str | Card] | int, knocker_melds: Sequence[Meld], *, chain_limit: int | None = None
 ) -> Defence:
     """The defender's own melds and lay-offs that together leave the least deadwood.
 
@@ -470,22 +491,30 @@ def best_defence(
     (['8S', '9S', 'KC'], 10)
     """
     hand = _as_mask(defender)
-    knocker = sum(m.mask for m in knocker_melds)
+    knocker = 0
+    for meld in knocker_melds:
+        knocker |= meld.mask
     if hand & knocker:
         dup = mask_cards(hand & knocker)[0]
         raise MeldError(f"{dup} is in both hands", rule="duplicate-card")
-    best: tuple[int, int] | None = None
-    best_laid: tuple[Card, ...] = ()
-    for combo in itertools.product(*_layoff_chains(knocker_melds, hand, chain_limit)):
-        laid = [c for chain in combo for c in chain]
-        laid_mask = cards_mask(laid)
-        if len(laid) != bin(laid_mask).count("1"):
-            continue  # two ends claimed the same card
-        key = (deadwood_of_mask(hand & ~laid_mask), len(laid))
-        if best is None or key < best:
-            best, best_laid = key, tuple(laid)
-    arr = best_arrangement(hand & ~cards_mask(best_laid))
+    ends = [options for options in _layoff_chains(knocker_melds, hand, chain_limit) if len(options) > 1]
+    best_laid_mask = 0
+    best_combo: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    if ends:
+        best: tuple[int, int] | None = None
+        for combo in itertools.product(*ends):
+            laid = 0
+            for chain_mask, _cards in combo:
+                if laid & chain_mask:
+                    break  # two ends claimed the same card
+                laid |= chain_mask
+            else:
+                key = (deadwood_of_mask(hand & ~laid), laid.bit_count())
+                if best is None or key < best:
+                    best, best_laid_mask, best_combo = key, laid, combo
     # Each chain runs outward from its meld, so this order is legal as made.
+    best_laid = tuple(c for _mask, cards in best_combo for c in cards)
+    arr = best_arrangement(hand & ~best_laid_mask)
     return Defence(arr.melds, best_laid, arr.deadwood)
 
 

@@ -236,6 +236,8 @@ class Fold:
                 handler(self._work, event)
             except BaseException:
                 self._rebuild()
+                if self._snaps[-1][0] != self._n:
+                    self._snapshot()  # so that a run of bad lines rebuilds from here, not from far back
                 raise
         self._n += 1
         self._seq = seq
@@ -583,8 +585,8 @@ def _shown_cards(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> tuple
             f"{ev.player}'s hand must include {' '.join(map(str, mask_cards(missing)))} (taken from the pile, not discarded since)",
             "card-not-shown",
         )
-    j = 1 - i
-    elsewhere = shown & ~hand.known[i] & (hand.placed_mask() | hand.known[j])
+    unknown = shown & ~hand.known[i]  # nothing, when the record knew the whole hand
+    elsewhere = unknown and unknown & (hand.placed_mask() | hand.known[1 - i])
     if elsewhere:
         card = mask_cards(elsewhere)[0]
         raise _illegal(f"{card} cannot be in {ev.player}'s hand: its place is known", "card-elsewhere")
@@ -655,7 +657,7 @@ def _show_defender(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> Non
         # that leaves the defender the least to lay off; then the defender's best.
         best = None
         for cand in ending.candidates:
-            d = best_defence(ev.cards, cand.melds, chain_limit=state.rules.layoff_chain_limit)
+            d = best_defence(mask, cand.melds, chain_limit=state.rules.layoff_chain_limit)
             if best is None or d.deadwood_value > best[1].deadwood_value:
                 best = (cand, d)
         assert best is not None
