@@ -12,7 +12,7 @@
    and written once: byte for byte what ginlog writes.
 2. Speed, in one run over the same files (wall and CPU seconds; the rates
    are per CPU second, i.e. per core, so other load on the machine matters less):
-   - the floor: a plain Python loop over each file's lines doing
+   - the floor (the readers take turns, ``--repeat`` times, best kept): a plain Python loop over each file's lines doing
      ``json.loads`` + ``hashlib.sha256`` and nothing else;
    - ginlog: ``read_match(path)`` on every file (reads, checks the hash chain,
      structures the events, runs the reducer).
@@ -236,9 +236,17 @@ def ginlog_pass(paths: Sequence[Path]) -> Pass:
     return Pass(time.perf_counter() - t0, time.process_time() - c0, events, hands)
 
 
-def best_of(n: int, run: Any, paths: Sequence[Path]) -> Pass:
-    """The fastest (by CPU time) of ``n`` passes."""
-    return min((run(paths) for _ in range(n)), key=lambda p: p.cpu)
+def best_of(n: int, runs: Sequence[Any], paths: Sequence[Path]) -> list[Pass]:
+    """For each reader, the fastest (by CPU time) of ``n`` passes, the readers taking turns.
+
+    Taking turns (floor, ginlog, floor, ginlog, ...) means a change in the
+    machine's speed during the run hits both alike, so their ratio holds.
+    """
+    passes: list[list[Pass]] = [[] for _ in runs]
+    for _ in range(n):
+        for done, run in zip(passes, runs):
+            done.append(run(paths))
+    return [min(done, key=lambda p: p.cpu) for done in passes]
 
 
 def child_env() -> dict[str, str]:
@@ -329,8 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"full information), {corpus.hands:,} hands, {corpus.events:,} events, {corpus.size / MB:.1f} MB; "
             f"generated in {corpus.seconds:.1f} s"
         )
-        floor = best_of(args.repeat, floor_pass, corpus.paths)
-        gin = best_of(args.repeat, ginlog_pass, corpus.paths)
+        floor, gin = best_of(args.repeat, (floor_pass, ginlog_pass), corpus.paths)
         if (gin.events, gin.hands, floor.events) != (corpus.events, corpus.hands, corpus.events):
             raise SystemExit(f"read back {gin.events} events / {gin.hands} hands, wrote {corpus.events} / {corpus.hands}")
         events, hands = corpus.events, corpus.hands
