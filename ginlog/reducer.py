@@ -211,9 +211,12 @@ class Fold:
         self._n = 0  # effective events applied
         self._seq = seq  # the last effective event's seq
         self._depth = 0  # how many of them a correction may undo (Timeline.back's length)
-        # (n, seq, state) after the n-th effective event, oldest first; _events
-        # holds the effective events after the oldest one.
-        self._snaps: list[tuple[int, int, MatchState]] = [(0, seq, state)]
+        # (n, seq, state, k) after the n-th effective event, oldest first. The
+        # state is frozen without its score sheet (copying that would grow with
+        # the match); k is the sheet's length then: the working copy's list of
+        # finished hands only grows, so its first k entries are that sheet.
+        # _events holds the effective events after the oldest snapshot.
+        self._snaps: list[tuple[int, int, MatchState, int]] = [(0, seq, state, 0)]
         self._events: list[tuple[int, Event]] = []
 
     @property
@@ -249,7 +252,8 @@ class Fold:
 
     def _snapshot(self) -> None:
         snaps = self._snaps
-        snaps.append((self._n, self._seq, self._work.freeze()))
+        work = self._work
+        snaps.append((self._n, self._seq, work.freeze(sheet=False), len(work.hands)))
         # Keep the newest snapshot at least UNDO_DEPTH events back, and all after it.
         while len(snaps) > 1 and snaps[1][0] <= self._n - UNDO_DEPTH:
             del self._events[: snaps[1][0] - snaps[0][0]]
@@ -269,8 +273,11 @@ class Fold:
     def _rebuild(self) -> None:
         """Make the working copy again from the newest snapshot and the events since."""
         snaps = self._snaps
-        n, _seq, state = snaps[-1]
+        n, _seq, state, k = snaps[-1]
+        sheet = self._work.hands
+        del sheet[k:]
         work = thaw(state)
+        work.hands = sheet
         for _s, ev in self._events[n - snaps[0][0]:]:
             if type(ev) is not Note:
                 _HANDLERS[type(ev)](work, ev)
@@ -279,7 +286,8 @@ class Fold:
     def rewind(self) -> Rewind:
         """What it takes to rebuild this log's exact :class:`Timeline` (see :class:`Rewind`)."""
         snaps = self._snaps
-        base_n, base_seq, base = next(s for s in reversed(snaps) if s[0] <= self._n - self._depth)
+        base_n, base_seq, base, k = next(s for s in reversed(snaps) if s[0] <= self._n - self._depth)
+        base = attrs.evolve(base, hands=tuple(self._work.hands[:k]))
         return Rewind(base, base_seq, tuple(self._events[base_n - snaps[0][0]:]), self._depth)
 
 
@@ -728,7 +736,7 @@ def _finish(
     )
     state.dealer = tally.next_dealer(state.rules, dealer, score)
     state.tally = tally
-    state.hands = state.hands + (finished,)
+    state.hands.append(finished)
     state.hand = None
     state.phase = "over" if tally.winner is not None or state.rules.single_hand else "ready"
 

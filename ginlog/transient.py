@@ -10,8 +10,8 @@ a working copy, so nobody can observe the mutation; a whole-log replay
 (:class:`ginlog.reducer.Fold`) thaws once and freezes once.
 
 The mirror has exactly the frozen classes' fields (a test keeps them in step);
-the hand's ``pile``, ``known``, ``sizes`` and ``seen`` are lists here, tuples
-there.
+the match's ``hands`` and the hand's ``pile``, ``known``, ``sizes`` and
+``seen`` are lists here, tuples there.
 
 >>> from ginlog.rules import preset
 >>> from ginlog.scoring import Tally
@@ -124,7 +124,7 @@ class WorkingMatch:
         tally: Tally,
         phase: MatchPhase,
         dealer: str | None,
-        hands: tuple[FinishedHand, ...],
+        hands: list[FinishedHand],
         hand: WorkingHand | None,
         first_dealer_how: str | None,
         abandoned: str | None,
@@ -143,11 +143,16 @@ class WorkingMatch:
         self.title = title
         self.tool = tool
 
-    def freeze(self) -> MatchState:
-        """The frozen state this copy now describes (the copy stays usable)."""
+    def freeze(self, *, sheet: bool = True) -> MatchState:
+        """The frozen state this copy now describes (the copy stays usable).
+
+        ``sheet=False`` leaves the finished hands out (``hands=()``): copying
+        the score sheet is the one cost that grows with the match, and a
+        :class:`~ginlog.reducer.Fold` snapshot needs only its length.
+        """
         hand = self.hand
         return MatchState(
-            self.players, self.rules, self.tally, self.phase, self.dealer, self.hands,
+            self.players, self.rules, self.tally, self.phase, self.dealer, tuple(self.hands) if sheet else (),
             None if hand is None else hand.freeze(), self.first_dealer_how, self.abandoned, self.title, self.tool,
         )
 
@@ -166,7 +171,7 @@ def thaw(state: MatchState) -> WorkingMatch:
     """A working copy of ``state``; editing it leaves ``state`` as it was."""
     hand = state.hand
     return WorkingMatch(
-        state.players, state.rules, state.tally, state.phase, state.dealer, state.hands,
+        state.players, state.rules, state.tally, state.phase, state.dealer, list(state.hands),
         None if hand is None else WorkingHand.thaw(hand), state.first_dealer_how, state.abandoned, state.title,
         state.tool,
     )
