@@ -17,6 +17,7 @@ Where each of the 52 cards is, at any moment of a hand:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final, Literal
 
 import attrs
@@ -26,7 +27,7 @@ from .melds import Arrangement, Meld
 from .rules import Rules
 from .scoring import HandResult, HandScore, Tally
 
-__all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "Timeline", "ALL_CARDS"]
+__all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "Timeline", "ALL_CARDS", "placed_mask"]
 
 ALL_CARDS: Final = cards_mask(Card(s, r) for s in range(4) for r in range(1, 14))
 
@@ -36,6 +37,21 @@ MatchPhase = Literal["setup", "ready", "hand", "over", "abandoned"]
 
 def popcount(mask: int) -> int:
     return mask.bit_count()
+
+
+def placed_mask(
+    known: Sequence[int], pile: Sequence[Card], ending: Ending | None, stock_order: Sequence[Card] | None
+) -> int:
+    """Every card whose place in a hand is known: in a hand, on the pile, face down, or in the recorded stock.
+
+    Shared by :class:`HandState` and the reducer's working copy.
+    """
+    m = known[0] | known[1] | cards_mask(pile)
+    if ending is not None and ending.card is not None:
+        m |= ending.card.bit
+    if stock_order is not None:
+        m |= cards_mask(stock_order)
+    return m
 
 
 @attrs.frozen
@@ -100,12 +116,7 @@ class HandState:
 
     def placed_mask(self) -> int:
         """Every card whose place is known."""
-        m = self.known[0] | self.known[1] | cards_mask(self.pile)
-        if self.ending is not None and self.ending.card is not None:
-            m |= self.ending.card.bit
-        if self.stock_order is not None:
-            m |= cards_mask(self.stock_order)
-        return m
+        return placed_mask(self.known, self.pile, self.ending, self.stock_order)
 
     def unknown_cards(self) -> tuple[Card, ...]:
         """Cards that are in the stock or hidden in a hand, as far as the record says."""

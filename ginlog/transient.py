@@ -24,10 +24,10 @@ the match's ``hands`` and the hand's ``pile``, ``known``, ``sizes`` and
 
 from __future__ import annotations
 
-from .cards import Card, cards_mask
+from .cards import Card
 from .rules import Rules
 from .scoring import Tally
-from .state import Ending, FinishedHand, HandPhase, HandState, MatchPhase, MatchState
+from .state import Ending, FinishedHand, HandPhase, HandState, MatchPhase, MatchState, placed_mask
 
 __all__ = ["WorkingMatch", "WorkingHand", "thaw"]
 
@@ -101,12 +101,7 @@ class WorkingHand:
 
     def placed_mask(self) -> int:
         """Every card whose place is known (as :meth:`HandState.placed_mask`)."""
-        m = self.known[0] | self.known[1] | cards_mask(self.pile)
-        if self.ending is not None and self.ending.card is not None:
-            m |= self.ending.card.bit
-        if self.stock_order is not None:
-            m |= cards_mask(self.stock_order)
-        return m
+        return placed_mask(self.known, self.pile, self.ending, self.stock_order)
 
 
 class WorkingMatch:
