@@ -551,15 +551,16 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
             raise EventError(f"ts must be a UTC time like 2026-11-29T19:56:25.123Z, got {ts!r}", rule="event")
         _last_ts = ts
     if v == SCHEMA_VERSION:
-        # A line as ginlog writes it: the five envelope keys, then the fields.
-        fields = tuple(data.items())[5:]
-        key = (type_, fields)
-        try:
-            event = _MEMO.get(key) if type_ in _FLAT_TYPES else None
-        except TypeError:  # a list or an object where a flat type has one value: structured below, and refused
-            event = None
-        if event is not None and "prev" in data and "seq" in data:
-            return event  # every envelope key is here, so no other key is
+        key = None
+        if type_ in _FLAT_TYPES:
+            # A line as ginlog writes it: the five envelope keys, then the fields.
+            key = (type_, tuple(data.items())[5:])
+            try:
+                event = _MEMO.get(key)
+            except TypeError:  # a list or an object where a flat type has one value: structured below, and refused
+                event = key = None
+            if event is not None and "prev" in data and "seq" in data:
+                return event  # every envelope key is here and none among the memo's fields, so no other key is
         cls = EVENT_TYPES.get(type_)
         if cls is not None and data.keys() <= _LINE_KEYS[cls]:
             hook = _LINE_HOOKS.get(cls)
@@ -570,15 +571,30 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
             except Exception:  # noqa: BLE001 - redone below for a precise message
                 pass
             else:
-                if len(data) - len(fields) == 5 and all(type(val) is str for _k, val in fields):
+                if key is not None and _memoisable(data, key[1]):
                     if len(_MEMO) >= MEMO_SIZE:
                         _MEMO.clear()
                     _MEMO[key] = event
                 return event  # type: ignore[no-any-return]
-    fields_ = {k: val for k, val in data.items() if k not in ENVELOPE_KEYS}
+    fields = {k: val for k, val in data.items() if k not in ENVELOPE_KEYS}
     if v != SCHEMA_VERSION:
-        fields_ = upcast(type_, v, fields_)
-    return event_from_fields(type_, fields_)
+        fields = upcast(type_, v, fields)
+    return event_from_fields(type_, fields)
+
+
+def _memoisable(data: Mapping[str, Any], tail: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether ``tail`` (the items after the first five) is exactly the line's fields, all of them text.
+
+    That holds when every envelope key is in the line and none is in the tail:
+    the first five keys are then the envelope. A line in another key order is
+    still read, just not remembered, so a later line cannot match its tail by
+    chance and borrow its event.
+    """
+    return (
+        "prev" in data
+        and "seq" in data
+        and all(type(val) is str and k not in ENVELOPE_KEYS for k, val in tail)
+    )
 
 
 #: Event types whose fields are each one JSON value, never a list or an object,
@@ -590,6 +606,8 @@ _FLAT_TYPES: Final = frozenset({
 #: How many distinct all-text events :func:`event_from_line` remembers.
 MEMO_SIZE: Final = 4096
 _MEMO: dict[tuple[str, tuple[tuple[str, Any], ...]], Event] = {}
-_last_ts: object = None  # the last ts that passed the check (lines written together share one)
+# The last ts that passed the check (lines written together share one); it
+# starts as a value no JSON line can hold, so the first line is always checked.
+_last_ts: object = object()
 _LINE_HOOKS: dict[type, Callable[[Any, Any], Any]] = {}  # filled on first use of each type
 _LINE_KEYS: Final = {cls: frozenset(a.name for a in attrs.fields(cls)) | ENVELOPE_KEYS for cls in EVENT_TYPES.values()}

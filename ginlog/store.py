@@ -28,7 +28,6 @@ import contextlib
 import errno
 import fcntl
 import hashlib
-from hashlib import sha256
 import json
 import math
 import os
@@ -87,6 +86,7 @@ MAX_SEQ = 10**15
 
 _CHUNK = 65536
 _SHOW = 60
+_sha256 = hashlib.sha256
 _TS_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 _DIGEST_RE = re.compile(r"[0-9a-f]{64}")
 _DUMPS = {"separators": (",", ":"), "ensure_ascii": False, "allow_nan": False}
@@ -337,7 +337,7 @@ def _read_stream(
             continue
 
         raw = chunk[:-1]
-        line_digest = sha256(raw).hexdigest()
+        line_digest = _sha256(raw).hexdigest()  # digest(), without a call per line
         try:
             data = _parse(raw)
         except MalformedLine as exc:

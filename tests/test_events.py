@@ -153,3 +153,33 @@ def test_the_memoised_event_types_are_exactly_those_with_flat_fields() -> None:
         )
 
     assert ev_module._FLAT_TYPES == {name for name, cls in EVENT_TYPES.items() if flat(cls)}
+
+
+def test_a_line_in_another_key_order_never_lends_its_event_to_a_later_line() -> None:
+    """Regression: the memo once stored a line whose first five keys were not the envelope.
+
+    Both lines put two fields before the envelope, so the items after the first
+    five are ``type`` and ``prev``; the second line must still be read as Bob's.
+    """
+    def line(player: str) -> dict[str, object]:
+        return {"seq": 2, "v": 2, "player": player, "source": "stock", "ts": TS, "type": "card_drawn", "prev": "ab" * 32}
+
+    assert event_from_line(line("Ann")) == CardDrawn(player="Ann", source="stock")
+    assert event_from_line(line("Bob")) == CardDrawn(player="Bob", source="stock")
+
+
+def test_the_first_line_a_process_reads_has_its_ts_checked() -> None:
+    """Regression: the remembered last ts started as None, so a first line without ts passed."""
+    import subprocess
+    import sys
+
+    code = (
+        "from ginlog.events import event_from_line\n"
+        "from ginlog.errors import EventError\n"
+        "try:\n"
+        "    event_from_line({'seq': 1, 'type': 'upcard_passed', 'v': 2, 'prev': None, 'player': 'Ann'})\n"
+        "except EventError as exc:\n"
+        "    print(exc.rule, exc.message)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("event ts must be a UTC time")
