@@ -20,6 +20,8 @@ a 64-bit mask, 16 bits a suit, which is what the meld solver works on.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import reduce
+from operator import attrgetter, or_
 from typing import Final
 
 import attrs
@@ -111,7 +113,6 @@ class Card:
 #: The 52 cards, spades ace to king, then clubs, diamonds, hearts.
 DECK: Final[tuple[Card, ...]] = tuple(Card(s, r) for s in range(4) for r in range(1, 14))
 _BY_TEXT: Final = {str(c): c for c in DECK}
-_BY_BIT: Final = {c.bit: c for c in DECK}
 
 
 def parse_card(text: str | Card) -> Card:
@@ -185,22 +186,37 @@ def format_cards(cards: Iterable[Card], *, pretty: bool = False) -> str:
 
 
 def cards_mask(cards: Iterable[Card]) -> int:
-    """The bit mask of a collection of cards (see :attr:`Card.bit`)."""
-    m = 0
-    for c in cards:
-        m |= c.bit
-    return m
+    """The bit mask of a collection of cards (see :attr:`Card.bit`).
+
+    >>> cards_mask(parse_cards("as 2s")) == 0b11
+    True
+    """
+    return reduce(or_, map(_BIT, cards), 0)  # the loop runs in C
 
 
 def mask_cards(mask: int) -> tuple[Card, ...]:
     """The cards in a mask, in :data:`DECK` order (which is the order of their bits).
 
+    Each suit's 13 bits are looked up whole: the solver and the reducer turn
+    masks back into cards at the end of every hand, and a few hundred suit
+    patterns recur.
+
     >>> mask_cards(parse_card("2h").bit | parse_card("as").bit)
     (Card('AS'), Card('2H'))
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_BY_BIT[low])
-        mask ^= low
-    return tuple(out)
+    if mask & _NOT_A_CARD or mask < 0:
+        raise ValueError(f"{mask:#x} has bits that are no card")
+    a, b, c, d = mask & 0x1FFF, (mask >> 16) & 0x1FFF, (mask >> 32) & 0x1FFF, mask >> 48
+    try:
+        return _SUIT_CARDS[0][a] + _SUIT_CARDS[1][b] + _SUIT_CARDS[2][c] + _SUIT_CARDS[3][d]
+    except KeyError:
+        for s, sm in enumerate((a, b, c, d)):
+            if sm not in _SUIT_CARDS[s]:
+                _SUIT_CARDS[s][sm] = tuple(DECK[s * 13 + r] for r in range(13) if sm >> r & 1)
+        return mask_cards(mask)
+
+
+_BIT: Final = attrgetter("bit")
+#: Per suit: its 13-bit pattern -> those cards (filled as patterns are met; 8,192 each at most).
+_SUIT_CARDS: Final[tuple[dict[int, tuple[Card, ...]], ...]] = ({0: ()}, {0: ()}, {0: ()}, {0: ()})
+_NOT_A_CARD: Final = ~sum(0x1FFF << (16 * s) for s in range(4))

@@ -531,12 +531,8 @@ def upcast(type_: str, version: int, fields: dict[str, Any]) -> dict[str, Any]:
 def event_from_line(data: Mapping[str, Any]) -> Event:
     """Check the envelope's ``type``, ``v`` and ``ts`` and structure the event of one decoded line.
 
-    Events are values, so a line whose fields were seen before gives the same
-    event again: most lines of a match repeat a few hundred shapes (``Ann``
-    draws from the stock, ``Bob`` discards ``7H``), and the memo skips
-    structuring them. It only holds events whose fields are all text, so
-    equal fields mean equal JSON (``1`` never matches ``true``), and it keeps
-    at most :data:`MEMO_SIZE` of them.
+    (A reader that meets the same fields again need not call this twice: see
+    :func:`ginlog.store.read_bodies`.)
     """
     global _last_ts
     type_ = data.get("type")
@@ -551,61 +547,21 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
             raise EventError(f"ts must be a UTC time like 2026-11-29T19:56:25.123Z, got {ts!r}", rule="event")
         _last_ts = ts
     if v == SCHEMA_VERSION:
-        key = None
-        if type_ in _FLAT_TYPES:
-            # A line as ginlog writes it: the five envelope keys, then the fields.
-            key = (type_, tuple(data.items())[5:])
-            try:
-                event = _MEMO.get(key)
-            except TypeError:  # a list or an object where a flat type has one value: structured below, and refused
-                event = key = None
-            if event is not None and "prev" in data and "seq" in data:
-                return event  # every envelope key is here and none among the memo's fields, so no other key is
         cls = EVENT_TYPES.get(type_)
         if cls is not None and data.keys() <= _LINE_KEYS[cls]:
             hook = _LINE_HOOKS.get(cls)
             if hook is None:
                 hook = _LINE_HOOKS[cls] = _LINE.get_structure_hook(cls)
             try:
-                event = hook(data, cls)
+                return hook(data, cls)  # type: ignore[no-any-return]
             except Exception:  # noqa: BLE001 - redone below for a precise message
                 pass
-            else:
-                if key is not None and _memoisable(data, key[1]):
-                    if len(_MEMO) >= MEMO_SIZE:
-                        _MEMO.clear()
-                    _MEMO[key] = event
-                return event  # type: ignore[no-any-return]
     fields = {k: val for k, val in data.items() if k not in ENVELOPE_KEYS}
     if v != SCHEMA_VERSION:
         fields = upcast(type_, v, fields)
     return event_from_fields(type_, fields)
 
 
-def _memoisable(data: Mapping[str, Any], tail: tuple[tuple[str, Any], ...]) -> bool:
-    """Whether ``tail`` (the items after the first five) is exactly the line's fields, all of them text.
-
-    That holds when every envelope key is in the line and none is in the tail:
-    the first five keys are then the envelope. A line in another key order is
-    still read, just not remembered, so a later line cannot match its tail by
-    chance and borrow its event.
-    """
-    return (
-        "prev" in data
-        and "seq" in data
-        and all(type(val) is str and k not in ENVELOPE_KEYS for k, val in tail)
-    )
-
-
-#: Event types whose fields are each one JSON value, never a list or an object,
-#: so a line's fields can key the memo (tests/test_events.py checks the list).
-_FLAT_TYPES: Final = frozenset({
-    "upcard_passed", "card_drawn", "card_discarded", "knocked", "gin", "big_gin",
-    "hand_result", "hand_void", "note", "correction", "match_abandoned",
-})
-#: How many distinct all-text events :func:`event_from_line` remembers.
-MEMO_SIZE: Final = 4096
-_MEMO: dict[tuple[str, tuple[tuple[str, Any], ...]], Event] = {}
 # The last ts that passed the check (lines written together share one); it
 # starts as a value no JSON line can hold, so the first line is always checked.
 _last_ts: object = object()

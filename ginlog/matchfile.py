@@ -22,7 +22,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
 import attrs
 
@@ -112,14 +112,13 @@ def iter_steps(
     tl: Timeline | None = None
     collect = errors is not None
     label = _label(source, name)
-    for lineno, _raw, data, digest in store.read_rows(source, errors=errors, name=label):
+    for lineno, _raw, seq, data, digest, body in store.read_bodies(source, _KNOWN, errors=errors, name=label):
         if upto is not None and lineno > upto:
             return
-        seq = data.get("seq")
-        if type(seq) is not int:
+        if seq is None:
             continue  # the store has already reported the missing or bad seq
         try:
-            event = event_from_line(data)
+            event = _event(data, body)
             if tl is None:
                 tl = start(_first(event, data), seq)
             else:
@@ -136,9 +135,32 @@ def iter_steps(
         yield Step(lineno, seq, event, tl, digest)
 
 
-def _first(event: Event, data: dict[str, object]) -> MatchStarted:
+def _first(event: Event, data: dict[str, object] | None) -> MatchStarted:
     if not isinstance(event, MatchStarted):
-        raise IllegalMove(f"a match file begins with match_started, not {data.get('type')}", rule="first-event")
+        raise IllegalMove(f"a match file begins with match_started, not {event_type(event)}", rule="first-event")
+    return event
+
+
+#: How many line bodies (``Ann`` draws from the stock...) :data:`_KNOWN` holds at most.
+KNOWN_SIZE: Final = 4096
+#: Line bodies already structured, and their events (see :func:`ginlog.store.read_bodies`).
+#: Events are values and depend on nothing but the body, so any file may reuse them.
+_KNOWN: dict[store.BodyKey, Event] = {}
+
+
+def _remember(key: store.BodyKey, event: Event) -> None:
+    if len(_KNOWN) >= KNOWN_SIZE:
+        _KNOWN.clear()
+    _KNOWN[key] = event
+
+
+def _event(data: dict[str, object] | None, body: object) -> Event:
+    """The event of a row of :func:`ginlog.store.read_bodies` (remembering a new body's)."""
+    if data is None:
+        return body  # type: ignore[return-value]
+    event = event_from_line(data)
+    if body is not None:
+        _remember(body, event)  # type: ignore[arg-type]
     return event
 
 
@@ -179,14 +201,18 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
     head: str | None = None
     seen_anchor = anchor is None
     try:
-        for lineno, _raw, data, digest in store.read_rows(source, errors=collect_into, name=label):
+        for lineno, _raw, seq, data, digest, body in store.read_bodies(source, _KNOWN, errors=collect_into, name=label):
             if upto is not None and lineno > upto:
                 break
-            seq = data.get("seq")
-            if type(seq) is not int:
+            if seq is None:
                 continue  # the store has already reported the missing or bad seq
             try:
-                event = event_from_line(data)
+                if data is None:
+                    event = body  # type: ignore[assignment]  # a body seen before: its event
+                else:
+                    event = event_from_line(data)
+                    if body is not None:
+                        _remember(body, event)  # type: ignore[arg-type]
                 if fold is None:
                     fold = Fold(_first(event, data), seq)
                 else:

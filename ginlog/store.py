@@ -35,7 +35,7 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, BinaryIO, Final
+from typing import TYPE_CHECKING, Any, BinaryIO, Final, TypeAlias, TypeVar
 
 if TYPE_CHECKING:  # pathlib and datetime load only where used: `ginlog play` starts faster
     from pathlib import Path
@@ -265,14 +265,66 @@ def read_rows(
     errors: list[GinlogError] | None = None,
     name: str | None = None,
 ) -> Iterator[tuple[int, bytes, dict[str, Any], str]]:
-    """:func:`read_lines` as plain ``(lineno, raw, data, digest)`` tuples: the replay's hot path."""
+    """:func:`read_lines` as plain ``(lineno, raw, data, digest)`` tuples."""
+    for lineno, raw, _seq, data, line_digest, _body in read_bodies(source, None, errors=errors, name=name):
+        assert data is not None  # without ``known`` every row is parsed
+        yield lineno, raw, data, line_digest
+
+
+T = TypeVar("T")
+
+#: A body key: the bytes of a line's ``type`` and ``v``, and of its fields (see :func:`read_bodies`).
+BodyKey: TypeAlias = tuple[bytes, bytes]
+
+
+def read_bodies(
+    source: str | os.PathLike[str] | BinaryIO,
+    known: Mapping[BodyKey, T] | None,
+    *,
+    errors: list[GinlogError] | None = None,
+    name: str | None = None,
+) -> Iterator[tuple[int, bytes, int | None, dict[str, Any] | None, str, BodyKey | T | None]]:
+    """The replay's hot path: :func:`read_rows`, without parsing lines whose body is ``known``.
+
+    Yields ``(lineno, raw, seq, data, digest, body)``. ``seq`` is the line's
+    seq, or ``None`` when it has none that can be used (already reported).
+    Most lines of a match repeat a few hundred bodies (``Ann`` draws from the
+    stock, ``Bob`` discards ``7H``): only the envelope differs. A line *as
+    ginlog writes it* (compact, the five envelope keys first in their order,
+    with nothing escaped in them) has its envelope read off the bytes with one
+    regular expression; if its ``(type, v, fields bytes)`` key is in
+    ``known``, the line is not parsed at all: ``data`` is ``None`` and
+    ``body`` is ``known[key]``. The seq, the link and the time are still
+    checked, and any line that fails a check is parsed and reported as usual.
+
+    Otherwise ``data`` is the parsed line and ``body`` is the key under which
+    the caller may remember what the line means (``None`` for a line not in
+    that form, or too long to be worth remembering). The same key always
+    stands for the same JSON apart from the envelope: the fields' bytes are
+    equal, the envelope keys all come before them, and no key repeats.
+    """
     if isinstance(source, (str, bytes, os.PathLike)):
         label = name if name is not None else os.fsdecode(source)
         fd = _open(source, os.O_RDONLY, label, regular=False)
         with open(fd, "rb", buffering=_CHUNK) as stream:
-            yield from _read_stream(stream, label, errors, lambda: _lock(fd, label, fcntl.LOCK_SH))
+            yield from _read_stream(stream, label, errors, lambda: _lock(fd, label, fcntl.LOCK_SH), known)
     else:
-        yield from _read_stream(source, name if name is not None else "<stdin>", errors)
+        yield from _read_stream(source, name if name is not None else "<stdin>", errors, None, known)
+
+
+_TS_SHAPE: Final = (
+    rb"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
+    rb"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
+)
+#: A time as :func:`now_ts` writes it, checked as strictly as the event layer
+#: checks one (a real month, day, hour...), so what this accepts it accepts.
+_CANONICAL_TS: Final = re.compile(_TS_SHAPE).fullmatch
+#: A line as :func:`encode` writes it: groups seq, the ``type`` and ``v``
+#: between the time and ``prev``, prev, and the fields; groups 2 and 4 are its body key.
+_CANONICAL: Final = re.compile(
+    rb'\{"seq":([1-9][0-9]{0,14}),"ts":"' + _TS_SHAPE + rb'(","type":"[a-z_]{1,40}","v":[1-9][0-9]{0,5}),'
+    rb'"prev":(?:"([0-9a-f]{64})"|null),("[^\n]{0,200})\}'
+).fullmatch
 
 
 def _read_stream(
@@ -280,8 +332,9 @@ def _read_stream(
     label: str,
     errors: list[GinlogError] | None,
     settle: Callable[[], None] | None = None,
-) -> Iterator[tuple[int, bytes, dict[str, Any], str]]:
-    """The streaming loop behind :func:`read_lines`.
+    known: Mapping[BodyKey, T] | None = None,
+) -> Iterator[tuple[int, bytes, int | None, dict[str, Any] | None, str, BodyKey | T | None]]:
+    """The streaming loop behind :func:`read_bodies`.
 
     ``settle`` is called once if the file seems to end in a torn line: it waits
     for any writer's lock, since a reader can catch a line while another
@@ -295,6 +348,7 @@ def _read_stream(
 
     expect_seq = 1
     prev_digest: str | None = None
+    last_ts = b""  # the last time a known line had (lines written at once share one)
     lineno = 0
     limit = MAX_LINE_BYTES + 1
     while True:
@@ -338,6 +392,22 @@ def _read_stream(
 
         raw = chunk[:-1]
         line_digest = _sha256(raw).hexdigest()  # digest(), without a call per line
+        if known is not None and raw[-1:] == b"}":
+            # The line ginlog would write next starts with this seq, and links to this digest.
+            start = b'{"seq":%d,"ts":"' % expect_seq
+            if raw.startswith(start):
+                n = len(start)
+                link = b',"prev":"%s",' % prev_digest.encode() if prev_digest is not None else b',"prev":null,'
+                at = raw.find(link, n + 24)
+                ts = raw[n : n + 24]
+                if at > 0 and (ts == last_ts or _CANONICAL_TS(ts)):
+                    body = known.get((raw[n + 24 : at], raw[at + len(link) : -1]))  # type: ignore[call-overload]
+                    if body is not None:
+                        last_ts = ts
+                        prev_digest = line_digest
+                        expect_seq += 1
+                        yield lineno, raw, expect_seq - 1, None, line_digest, body
+                        continue
         try:
             data = _parse(raw)
         except MalformedLine as exc:
@@ -345,6 +415,11 @@ def _read_stream(
             prev_digest = line_digest
             expect_seq += 1
             continue
+        key: BodyKey | None = None
+        if known is not None:
+            m = _CANONICAL(raw)
+            if m is not None:
+                key = m.group(2, 4)
 
         seq = data.get("seq")
         known_seq = seq if type(seq) is int and 0 < seq <= MAX_SEQ else None
@@ -386,7 +461,7 @@ def _read_stream(
 
         prev_digest = line_digest
         expect_seq = next_seq
-        yield lineno, raw, data, line_digest
+        yield lineno, raw, seq if type(seq) is int else None, data, line_digest, key
 
 
 def _readline(stream: BinaryIO, limit: int, label: str) -> bytes:

@@ -137,24 +137,6 @@ def test_envelope_checks() -> None:
             event_from_line(good | {key: bad})
 
 
-def test_the_memoised_event_types_are_exactly_those_with_flat_fields() -> None:
-    """events._FLAT_TYPES is written out (no type inspection at import); it must match the classes."""
-    import typing
-
-    from ginlog import events as ev_module
-
-    def flat(cls: type) -> bool:
-        hints = typing.get_type_hints(cls)
-        containers = (tuple, dict)
-        return not any(
-            getattr(hints[a.name], "__origin__", None) in containers
-            or any(getattr(arg, "__origin__", None) in containers for arg in getattr(hints[a.name], "__args__", ()))
-            for a in attrs.fields(cls)
-        )
-
-    assert ev_module._FLAT_TYPES == {name for name, cls in EVENT_TYPES.items() if flat(cls)}
-
-
 def test_a_line_in_another_key_order_never_lends_its_event_to_a_later_line() -> None:
     """Regression: the memo once stored a line whose first five keys were not the envelope.
 

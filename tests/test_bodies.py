@@ -1,0 +1,205 @@
+"""The replay's fast path: lines whose body was seen before are not parsed.
+
+:func:`ginlog.store.read_bodies` reads the envelope of a line as ginlog writes
+it off the bytes and, when the rest (the ``type``, ``v`` and the fields) is a
+body it already knows, skips JSON and structuring. That is only sound if a
+file reads the same with and without it: every error in the same place with
+the same words, the same state, the same head. These tests hold the two paths
+equal on valid files and on files with bytes changed, lines moved, and lines
+rewritten into every non-canonical spelling of the same JSON.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ginlog import matchfile, store
+from ginlog.events import SCHEMA_VERSION, Event, event_fields, event_type
+from ginlog.matchfile import MatchReport, iter_steps, read_match
+from ginlog.rules import preset
+from ginlog.simulate import simulate_match
+
+TS = "2026-11-29T19:56:25.123Z"
+
+
+def encode_all(events: Sequence[Event], ts: Sequence[str] | None = None) -> list[bytes]:
+    out, prev = [], None
+    for seq, ev in enumerate(events, start=1):
+        raw = store.encode(seq, ts[seq - 1] if ts else TS, event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
+        prev = store.digest(raw)
+        out.append(raw)
+    return out
+
+
+def rechain(raws: Sequence[bytes], start: int = 0) -> list[bytes]:
+    """Fix every ``prev`` from line ``start`` on (as a forger would), keeping each line's other bytes."""
+    out = list(raws[:start])
+    prev = store.digest(out[-1]) if out else None
+    for raw in raws[start:]:
+        fixed = re.sub(rb'"prev":(null|"[0-9a-f]{64}")', b'"prev":' + (json.dumps(prev).encode()), raw, count=1)
+        out.append(fixed)
+        prev = store.digest(fixed)
+    return out
+
+
+MATCHES = {
+    (name, mode, seed): encode_all(simulate_match(preset(name), seed=seed, mode=mode, max_hands=3))
+    for name, mode, seed in (("standard", "full", 1), ("modern", "table", 2), ("oklahoma", "full", 3))
+}
+
+
+def outcome(report: MatchReport) -> tuple[Any, ...]:
+    return (
+        [(type(e).__name__, e.rule, e.line, e.seq, e.message) for e in report.errors],
+        report.state,
+        report.lines,
+        report.head,
+        report.timeline,
+    )
+
+
+def read_both(data: bytes, warm: Sequence[bytes]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Read ``data`` with the fast path primed by the lines ``warm``, and again with it off."""
+    matchfile._KNOWN.clear()
+    read_match(io.BytesIO(b"".join(r + b"\n" for r in warm)), name="warm.jsonl", collect=True)
+    assert matchfile._KNOWN, "priming remembered no bodies"
+    fast = outcome(read_match(io.BytesIO(data), name="m.jsonl", collect=True))
+    saved, remember = dict(matchfile._KNOWN), matchfile._remember
+    matchfile._KNOWN.clear()
+    matchfile._remember = lambda key, event: None  # type: ignore[assignment]  # every line parsed
+    try:
+        slow = outcome(read_match(io.BytesIO(data), name="m.jsonl", collect=True))
+    finally:
+        matchfile._remember = remember  # type: ignore[assignment]
+        matchfile._KNOWN.update(saved)
+    return fast, slow
+
+
+def join(raws: Sequence[bytes]) -> bytes:
+    return b"".join(r + b"\n" for r in raws)
+
+
+@pytest.mark.parametrize("key", sorted(MATCHES))
+def test_a_valid_file_reads_the_same_with_and_without_the_fast_path(key: tuple[str, str, int]) -> None:
+    raws = MATCHES[key]
+    fast, slow = read_both(join(raws), raws)
+    assert fast == slow
+    assert fast[0] == [] and fast[2] == len(raws)
+
+
+def test_most_lines_of_a_match_take_the_fast_path() -> None:
+    raws = MATCHES[("standard", "full", 1)]
+    matchfile._KNOWN.clear()
+    read_match(io.BytesIO(join(raws)))
+    rows = list(store.read_bodies(io.BytesIO(join(raws)), matchfile._KNOWN))
+    hits = sum(1 for row in rows if row[3] is None)
+    assert hits >= len(rows) * 0.6, f"{hits} of {len(rows)} lines known"
+    # ... and each known line gives the event the slow path builds, with the same seq and digest.
+    slow = list(store.read_rows(io.BytesIO(join(raws))))
+    assert [(r[0], r[2], r[4]) for r in rows] == [(s[0], s[2]["seq"], s[3]) for s in slow]
+    steps = list(iter_steps(io.BytesIO(join(raws))))
+    for row, step in zip(rows, steps):
+        if row[3] is None:
+            assert row[5] == step.event
+
+
+def test_lines_written_at_different_times_still_take_the_fast_path() -> None:
+    events = simulate_match(preset("standard"), seed=5, mode="full", max_hands=2)
+    stamps = [f"2026-11-29T19:{m:02d}:{s:02d}.{ms:03d}Z" for m in range(60) for s in range(60) for ms in (7,)][: len(events)]
+    raws = encode_all(events, stamps)
+    fast, slow = read_both(join(raws), raws)
+    assert fast == slow and fast[0] == []
+    rows = list(store.read_bodies(io.BytesIO(join(raws)), matchfile._KNOWN))
+    assert sum(1 for row in rows if row[3] is None) >= len(rows) // 2
+
+
+# Every way of writing a known line that is not exactly ginlog's, and some that are not JSON.
+def _respell(raw: bytes) -> list[bytes]:
+    obj = json.loads(raw)
+    env = {k: obj[k] for k in store.ENVELOPE_KEYS}
+    fields = {k: v for k, v in obj.items() if k not in env}
+    body = json.dumps(fields, separators=(",", ":"))[1:-1].encode()
+    seq = str(env["seq"]).encode()
+    prev = json.dumps(env["prev"]).encode()
+    mid = b'"type":"%s","v":%d' % (env["type"].encode(), env["v"])
+    head = b'{"seq":' + seq + b',"ts":"' + env["ts"].encode() + b'",' + mid + b',"prev":' + prev
+    return [
+        raw.replace(b'{"seq":', b'{ "seq":', 1),  # white space: same JSON, not ginlog's spelling
+        raw.replace(b'{"seq":', b'{"seq":0', 1),  # a leading zero: not JSON
+        raw.replace(b'"seq":' + seq, b'"seq":' + seq + b".0", 1),  # a float seq
+        raw.replace(b'"seq":' + seq, b'"seq":' + str(int(seq) + 1).encode(), 1),  # the wrong seq
+        raw.replace(b'"ts":"' + env["ts"].encode(), b'"ts":"' + env["ts"].replace("-11-", "-13-").encode(), 1),
+        raw.replace(b'"ts":"' + env["ts"].encode(), b'"ts":"' + env["ts"].replace(".123Z", "Z").encode(), 1),
+        raw.replace(b'"ts":"' + env["ts"].encode(), b'"ts":"' + env["ts"].replace("T19", "T24").encode(), 1),
+        raw.replace(prev, prev.upper(), 1),  # upper-case hex: a broken link
+        raw.replace(b'"v":%d' % env["v"], b'"v":1', 1),  # an older version: upcast
+        raw.replace(b'"v":%d' % env["v"], b'"v":%d.0' % env["v"], 1),
+        raw[:-1] + b" }",
+        raw[:-1] + b"}}",
+        raw[:-1],  # no closing brace
+        raw[:-1] + b',"extra":1}',
+        raw[:-1] + b',"seq":' + seq + b"}",  # a key twice
+        raw[:-1] + b',"ts":"' + env["ts"].encode() + b'"}',
+        head + b"," + body + b',"prev":' + prev + b"}",  # prev twice
+        b'{"ts":"' + env["ts"].encode() + b'","seq":' + seq + b"," + mid + b',"prev":' + prev + b"," + body + b"}",
+        b"{" + body + b"," + head[1:] + b"}",  # the fields first
+        raw.replace(b'"type":"', b'"type" :"', 1),
+        raw.replace(b'"prev":', b'"prev" :', 1),
+        raw.replace(b'"prev":"', b'"prev": "', 1),
+        raw.replace(b'","type"', b'" ,"type"', 1),
+        raw.replace(b"\\", b"\\\\", 1),
+        raw.replace(b'"type":"' + env["type"].encode(), b'"type":"' + env["type"].encode() + b"x", 1),
+    ]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_rewritten_line_reads_the_same_with_and_without_the_fast_path(data: Any) -> None:
+    raws = MATCHES[data.draw(st.sampled_from(sorted(MATCHES)), label="match")]
+    i = data.draw(st.integers(1, len(raws) - 1), label="line")
+    variants = _respell(raws[i])
+    new = data.draw(st.sampled_from(variants), label="variant")
+    fix = data.draw(st.booleans(), label="re-chain after it")
+    edited = list(raws)
+    edited[i] = new
+    if fix:
+        edited = rechain(edited, i)
+    fast, slow = read_both(join(edited), raws)
+    assert fast == slow
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_bytes_changed_anywhere_read_the_same_with_and_without_the_fast_path(data: Any) -> None:
+    raws = MATCHES[data.draw(st.sampled_from(sorted(MATCHES)), label="match")]
+    edited = list(raws)
+    for _ in range(data.draw(st.integers(1, 3), label="edits")):
+        kind = data.draw(st.sampled_from(("byte", "drop", "insert", "swap", "repeat", "delete")), label="kind")
+        i = data.draw(st.integers(1, len(edited) - 1), label="line")
+        raw = edited[i]
+        at = data.draw(st.integers(0, len(raw) - 1), label="at")
+        char = data.draw(st.sampled_from(b'0123456789abcdef{}[]",: \\xAnZT.-'), label="byte")  # never a newline
+        if kind == "byte":
+            edited[i] = raw[:at] + bytes([char]) + raw[at + 1 :]
+        elif kind == "drop":
+            edited[i] = raw[:at] + raw[at + 1 :]
+        elif kind == "insert":
+            edited[i] = raw[:at] + bytes([char]) + raw[at:]
+        elif kind == "swap" and i + 1 < len(edited):
+            edited[i], edited[i + 1] = edited[i + 1], edited[i]
+        elif kind == "repeat":
+            edited.insert(i, raw)
+        elif kind == "delete" and len(edited) > 2:
+            del edited[i]
+    if data.draw(st.booleans(), label="re-chain"):
+        edited = rechain(edited, 1)
+    fast, slow = read_both(join(edited), raws)
+    assert fast == slow
