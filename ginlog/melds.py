@@ -50,6 +50,7 @@ __all__ = [
 ]
 
 _SUIT_MASK: Final = 0x1FFF
+_ALL: Final = sum(_SUIT_MASK << (16 * s) for s in range(4))  # every card's bit
 # Value of each 13-bit rank mask, and run-only deadwood of each suit mask.
 _VALUES: Final = tuple(min(r + 1, 10) for r in range(13))
 
@@ -255,10 +256,30 @@ def deadwood_of_mask(m: int) -> int:
     return best
 
 
-def _set_choices(m: int) -> Iterable[int]:
+def _solve(m: int) -> tuple[int, int]:
+    """:func:`deadwood_of_mask` and the set choice that gives it (the first in :func:`_set_choices` order)."""
+    s0 = m & _SUIT_MASK
+    s1 = (m >> 16) & _SUIT_MASK
+    s2 = (m >> 32) & _SUIT_MASK
+    s3 = m >> 48
+    dead = _RUN_DEAD
+    if not ((s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)):
+        return dead[s0] + dead[s1] + dead[s2] + dead[s3], 0
+    best, best_ch = 1 << 30, 0
+    for chosen in _set_choices(m):
+        r = m & ~chosen
+        d = dead[r & 0x1FFF] + dead[(r >> 16) & 0x1FFF] + dead[(r >> 32) & 0x1FFF] + dead[r >> 48]
+        if d < best:
+            best, best_ch = d, chosen
+    return best, best_ch
+
+
+def _set_choices(m: int) -> Sequence[int]:
     """Every set choice for mask ``m`` as the union mask of the chosen sets, in a fixed order."""
-    for combo in itertools.product(*_set_options(m)):
-        yield sum(combo)
+    options = _set_options(m)
+    if len(options) == 1:  # the common case: one rank that could be a set
+        return options[0]
+    return [sum(combo) for combo in itertools.product(*options)]  # (0,) when there is none
 
 
 _SUIT_RUNS: dict[int, tuple[int, ...]] = {}  # 13-bit suit mask -> its maximal runs (at most 8,192 entries)
@@ -283,27 +304,17 @@ def _suit_runs(sm: int) -> tuple[int, ...]:
     return runs
 
 
-def _runs_of(m: int) -> list[int]:
-    """The maximal runs (as masks) in the leftover mask ``m``."""
-    runs = []
-    for shift in (0, 16, 32, 48):
-        sm = (m >> shift) & _SUIT_MASK
-        if sm & (sm >> 1) & (sm >> 2):
-            runs.extend(r << shift for r in _suit_runs(sm))
-    return runs
-
-
-def _sets_of(chosen: int) -> list[int]:
-    """Split a union of chosen sets into one mask per rank."""
-    sets = []
+def _set_melds(chosen: int) -> list[Meld]:
+    """Split a union of chosen sets into one meld per rank."""
+    melds = []
     r = chosen
     while r:
         rank_bit = (r | (r >> 16) | (r >> 32) | (r >> 48)) & _SUIT_MASK
         low = rank_bit & -rank_bit
         one = chosen & (low | low << 16 | low << 32 | low << 48)
-        sets.append(one)
+        melds.append(_MELD_OF.get(one) or _meld(one, "set"))
         r &= ~one
-    return sets
+    return melds
 
 
 def _first_bit(meld: Meld) -> int:
@@ -321,12 +332,35 @@ def _meld(mask: int, kind: str) -> Meld:
 
 
 def _arrangement(m: int, chosen: int) -> Arrangement:
+    """The arrangement of mask ``m`` that melds the sets in ``chosen`` and every maximal run of the rest."""
     left = m & ~chosen
-    runs = _runs_of(left)
-    melds = [_meld(x, "set") for x in _sets_of(chosen)]
-    melds += [_meld(x, "run") for x in runs]
-    melds.sort(key=_first_bit)  # melds are disjoint: the first card orders them
-    return Arrangement(tuple(melds), mask_cards(left & ~sum(runs)))
+    melds = _set_melds(chosen) if chosen else []
+    dead: tuple[Card, ...] = ()
+    for s in range(4):
+        sm = (left >> (16 * s)) & _SUIT_MASK
+        if sm:
+            layout = _LAYOUTS[s].get(sm) or _layout(s, sm)
+            melds += layout[0]
+            dead += layout[1]
+    if len(melds) > 1:
+        melds.sort(key=_first_bit)  # melds are disjoint: the first card orders them
+    return Arrangement(tuple(melds), dead)
+
+
+def _layout(s: int, sm: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    """Suit ``s``'s maximal runs in its 13-bit pattern ``sm``, and its cards in none (remembered)."""
+    runs = _suit_runs(sm) if sm & (sm >> 1) & (sm >> 2) else ()
+    shift = 16 * s
+    layout = (
+        tuple(_meld(r << shift, "run") for r in runs),
+        mask_cards((sm & ~sum(runs)) << shift),
+    )
+    _LAYOUTS[s][sm] = layout
+    return layout
+
+
+#: Per suit: 13-bit pattern -> (its runs as melds, its other cards); 8,192 patterns at most each.
+_LAYOUTS: Final[tuple[dict[int, tuple[tuple[Meld, ...], tuple[Card, ...]]], ...]] = ({}, {}, {}, {})
 
 
 def min_deadwood(cards: str | Iterable[str | Card] | int) -> int:
@@ -346,7 +380,12 @@ def best_arrangements(cards: str | Iterable[str | Card] | int) -> list[Arrangeme
     two runs of three opens no new end for a lay-off.
     """
     m = _as_mask(cards)
-    scored = [(_leftover_dead(m & ~ch), ch) for ch in _set_choices(m)]
+    dead = _RUN_DEAD
+    scored = [
+        (dead[r & 0x1FFF] + dead[(r >> 16) & 0x1FFF] + dead[(r >> 32) & 0x1FFF] + dead[r >> 48], ch)
+        for ch in _set_choices(m)
+        for r in (m & ~ch,)
+    ]
     best = min(d for d, _ in scored)
     return [_arrangement(m, ch) for d, ch in scored if d == best]
 
@@ -358,12 +397,7 @@ def best_arrangement(cards: str | Iterable[str | Card] | int) -> Arrangement:
     '[7H 8H 9H] deadwood 7S 7C 2D'
     """
     m = _as_mask(cards)
-    best_d, best_ch = 1 << 30, 0
-    for ch in _set_choices(m):
-        d = _leftover_dead(m & ~ch)
-        if d < best_d:
-            best_d, best_ch = d, ch
-    return _arrangement(m, best_ch)
+    return _arrangement(m, _solve(m)[1])
 
 
 def best_discard(cards: str | Iterable[str | Card] | int) -> tuple[Card, Arrangement]:
@@ -450,11 +484,10 @@ def _layoff_chains(
     for meld in knocker_melds:
         if meld.kind == "set":
             if len(meld.cards) == 3:
-                rank = meld.cards[0].rank
-                present = {c.suit_index for c in meld.cards}
-                missing = [s for s in range(4) if s not in present][0]
-                bit = 1 << (missing * 16 + rank - 1)
-                ends.append([(0, ())] + ([(bit, (DECK[missing * 13 + rank - 1],))] if hand & bit else []))
+                bit = meld.cards[0].bit
+                bit = (bit | bit << 16 | bit << 32 | bit << 48 | bit >> 16 | bit >> 32 | bit >> 48) & _ALL & ~meld.mask
+                if hand & bit:
+                    ends.append([(0, ()), (bit, mask_cards(bit))])
             continue
         suit = meld.cards[0].suit_index
         for step, start in ((-1, meld.cards[0].rank - 1), (1, meld.cards[-1].rank + 1)):
@@ -502,6 +535,7 @@ def best_defence(
     best_combo: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if ends:
         best: tuple[int, int] | None = None
+        best_chosen = 0
         for combo in itertools.product(*ends):
             laid = 0
             for chain_mask, _cards in combo:
@@ -509,12 +543,15 @@ def best_defence(
                     break  # two ends claimed the same card
                 laid |= chain_mask
             else:
-                key = (deadwood_of_mask(hand & ~laid), laid.bit_count())
+                dead, chosen = _solve(hand & ~laid)
+                key = (dead, laid.bit_count())
                 if best is None or key < best:
-                    best, best_laid_mask, best_combo = key, laid, combo
+                    best, best_laid_mask, best_combo, best_chosen = key, laid, combo, chosen
+    else:
+        best_chosen = _solve(hand)[1]
     # Each chain runs outward from its meld, so this order is legal as made.
     best_laid = tuple(c for _mask, cards in best_combo for c in cards)
-    arr = best_arrangement(hand & ~best_laid_mask)
+    arr = _arrangement(hand & ~best_laid_mask, best_chosen)
     return Defence(arr.melds, best_laid, arr.deadwood)
 
 

@@ -156,7 +156,7 @@ def _check_correction(ev: Correction, last: int, depth: int) -> None:
 
 
 #: How often (in effective events) a :class:`Fold` keeps a frozen snapshot.
-SNAPSHOT_EVERY: Final = 64
+SNAPSHOT_EVERY: Final = 128
 
 
 @attrs.frozen
@@ -425,7 +425,9 @@ _DRAW_PHASES: Final = frozenset({"offer", "draw", "wall"})
 
 
 def _draw(state: WorkingMatch, ev: CardDrawn) -> None:
-    hand = _hand(state, ev.player, "draw")
+    hand = state.hand
+    if hand is None or ev.player != hand.turn:
+        hand = _hand(state, ev.player, "draw")  # raises
     i = state.players.index(ev.player)
     phase = hand.phase
     if phase not in _DRAW_PHASES:
@@ -503,7 +505,8 @@ def _check_discard(state: WorkingMatch, hand: WorkingHand, player: str, card: Ca
     if hand.phase != "discard":
         raise _illegal(f"{player} must draw before they {what}", "draw-first")
     i = state.players.index(player)
-    if hand.taken == card and not state.rules.may_discard_taken_card:
+    taken = hand.taken
+    if taken is not None and (taken is card or taken == card) and not state.rules.may_discard_taken_card:
         raise _illegal(f"{player} may not {what} {card}, taken from the pile this turn", "discard-taken-card")
     if not hand.known[i] & card.bit:
         _possible_in_hand(state, hand, i, card, what)
@@ -511,13 +514,15 @@ def _check_discard(state: WorkingMatch, hand: WorkingHand, player: str, card: Ca
 
 
 def _discard(state: WorkingMatch, ev: CardDiscarded) -> None:
-    hand = _hand(state, ev.player, "discard")
+    hand = state.hand
+    if hand is None or ev.player != hand.turn:
+        hand = _hand(state, ev.player, "discard")  # raises
     card = ev.card
     i = _check_discard(state, hand, ev.player, card, "discard")
     if hand.wall:
         raise _illegal(f"at the two-card stock {ev.player} took the upcard only to knock or go gin", "wall")
     rules = state.rules
-    bounced = ev.player if hand.counted_take and hand.taken == card else None
+    bounced = ev.player if hand.counted_take and hand.taken == card else None  # rare: a counted take
     before = hand.bounced
     bit = card.bit
     hand.known[i] &= ~bit

@@ -351,11 +351,17 @@ def _read_stream(
     last_ts = b""  # the last time a known line had (lines written at once share one)
     lineno = 0
     limit = MAX_LINE_BYTES + 1
+    readline = stream.readline
     while True:
-        chunk = _readline(stream, limit, label)
+        try:
+            chunk = readline(limit)
+        except OSError as exc:
+            raise _file_error(exc, label, "read") from None
         if not chunk:
             return
         lineno += 1
+        if chunk[-1] != 10:  # not a newline: a text stream, a torn line or a long one
+            chunk = _slow_line(chunk, label)
         if not chunk.endswith(b"\n") and len(chunk) < limit and settle is not None:
             settle()
             settle = None
@@ -462,6 +468,12 @@ def _read_stream(
         prev_digest = line_digest
         expect_seq = next_seq
         yield lineno, raw, seq if type(seq) is int else None, data, line_digest, key
+
+
+def _slow_line(chunk: Any, label: str) -> bytes:
+    if not isinstance(chunk, bytes):
+        raise StoreError(f"{label} must be opened in binary mode", rule="file", path=label)
+    return chunk
 
 
 def _readline(stream: BinaryIO, limit: int, label: str) -> bytes:
