@@ -203,7 +203,7 @@ class Fold:
     ('setup', 1)
     """
 
-    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events")
+    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events", "_next_snapshot")
 
     def __init__(self, first: MatchStarted, seq: int = 1) -> None:
         state = start(first, seq).state
@@ -218,6 +218,7 @@ class Fold:
         # _events holds the effective events after the oldest snapshot.
         self._snaps: list[tuple[int, int, MatchState, int]] = [(0, seq, state, 0)]
         self._events: list[tuple[int, Event]] = []
+        self._next_snapshot = SNAPSHOT_EVERY  # the n at which to take the next snapshot
 
     @property
     def state(self) -> MatchState:
@@ -229,12 +230,14 @@ class Fold:
 
     def apply(self, event: Event, seq: int) -> None:
         """Apply one event; on :class:`IllegalMove` the fold is as it was before it."""
-        kind = type(event)
-        if kind is Correction:
-            self._correct(event)  # type: ignore[arg-type]
-            return
-        if kind is not Note:
-            handler = _HANDLERS.get(kind) or _handler(event)
+        handler = _HANDLERS.get(type(event))
+        if handler is None:  # a correction, a note, or not an event
+            if type(event) is Correction:
+                self._correct(event)  # type: ignore[arg-type]
+                return
+            if type(event) is not Note:
+                _handler(event)  # raises
+        else:
             try:
                 handler(self._work, event)
             except BaseException:
@@ -242,18 +245,19 @@ class Fold:
                 if self._snaps[-1][0] != self._n:
                     self._snapshot()  # so that a run of bad lines rebuilds from here, not from far back
                 raise
-        self._n += 1
+        self._n = n = self._n + 1
         self._seq = seq
         self._events.append((seq, event))
         if self._depth < UNDO_DEPTH:
             self._depth += 1
-        if self._n - self._snaps[-1][0] >= SNAPSHOT_EVERY:
+        if n >= self._next_snapshot:
             self._snapshot()
 
     def _snapshot(self) -> None:
         snaps = self._snaps
         work = self._work
         snaps.append((self._n, self._seq, work.freeze(sheet=False), len(work.hands)))
+        self._next_snapshot = self._n + SNAPSHOT_EVERY
         # Keep the newest snapshot at least UNDO_DEPTH events back, and all after it.
         while len(snaps) > 1 and snaps[1][0] <= self._n - UNDO_DEPTH:
             del self._events[: snaps[1][0] - snaps[0][0]]
@@ -267,6 +271,7 @@ class Fold:
         snaps = self._snaps
         while snaps[-1][0] > self._n:
             del snaps[-1]
+        self._next_snapshot = snaps[-1][0] + SNAPSHOT_EVERY
         self._seq = self._events[-1][0] if self._events else snaps[0][1]
         self._rebuild()
 

@@ -422,7 +422,7 @@ def _read_stream(
             expect_seq += 1
             continue
         key: BodyKey | None = None
-        if known is not None:
+        if known is not None and b"[" not in raw:  # a list (a hand, the stock) does not come back
             m = _CANONICAL(raw)
             if m is not None:
                 key = m.group(2, 4)
