@@ -289,19 +289,31 @@ def read_bodies(
     Yields ``(lineno, raw, seq, data, digest, body)``. ``seq`` is the line's
     seq, or ``None`` when it has none that can be used (already reported).
     Most lines of a match repeat a few hundred bodies (``Ann`` draws from the
-    stock, ``Bob`` discards ``7H``): only the envelope differs. A line *as
-    ginlog writes it* (compact, the five envelope keys first in their order,
-    with nothing escaped in them) has its envelope read off the bytes with one
-    regular expression; if its ``(type, v, fields bytes)`` key is in
-    ``known``, the line is not parsed at all: ``data`` is ``None`` and
-    ``body`` is ``known[key]``. The seq, the link and the time are still
-    checked, and any line that fails a check is parsed and reported as usual.
+    stock, ``Bob`` discards ``7H``): only the envelope differs. For a line
+    *as ginlog writes it* (compact, the five envelope keys first in their
+    order), the reader knows the seq and the link the next line must have,
+    so it compares those bytes instead of parsing them, checks the time's
+    shape, and looks the rest up in ``known``: the bytes of ``type`` and
+    ``v``, and of the fields. If they are there, the line is not parsed at
+    all: ``data`` is ``None`` and ``body`` is ``known[key]``. Any line that
+    does not fit is parsed, checked and reported as usual.
 
     Otherwise ``data`` is the parsed line and ``body`` is the key under which
     the caller may remember what the line means (``None`` for a line not in
-    that form, or too long to be worth remembering). The same key always
-    stands for the same JSON apart from the envelope: the fields' bytes are
-    equal, the envelope keys all come before them, and no key repeats.
+    that form, one with a list, which will not come back, or one too long to
+    be worth remembering). The same key always stands for the same JSON
+    apart from the envelope: the fields' bytes are equal, the envelope keys
+    all come before them, and no key repeats.
+
+    >>> import io
+    >>> raws = [encode(1, "2026-11-29T19:56:25.123Z", "note", 2, None, {"text": "hi"})]
+    >>> raws.append(encode(2, "2026-11-29T19:56:25.123Z", "note", 2, digest(raws[0]), {"text": "hi"}))
+    >>> src = b"".join(r + b"\\n" for r in raws)
+    >>> keys = [row[5] for row in read_bodies(io.BytesIO(src), {})]
+    >>> keys[0] == keys[1], keys[0]
+    (True, (b'","type":"note","v":2', b'"text":"hi"'))
+    >>> [(row[2], row[3], row[5]) for row in read_bodies(io.BytesIO(src), {keys[0]: "a note"})]
+    [(1, None, 'a note'), (2, None, 'a note')]
     """
     if isinstance(source, (str, bytes, os.PathLike)):
         label = name if name is not None else os.fsdecode(source)
