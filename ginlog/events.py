@@ -458,7 +458,8 @@ def _explain(type_: str, exc: BaseException) -> EventError:
     """Turn cattrs' nested exception groups into one line naming the field."""
     path, leaf = _first_error(exc, [])
     if isinstance(leaf, cattrs.ForbiddenExtraKeysError):
-        return EventError(f"{type_}: unknown field(s) {', '.join(sorted(leaf.extra_fields))}", rule="event")
+        names = ", ".join(_shown_name(k) for k in sorted(leaf.extra_fields))
+        return EventError(f"{type_}: unknown field(s) {names}", rule="event")
     if isinstance(leaf, KeyError):
         return EventError(f"{type_}: missing field {leaf.args[0]!r}", rule="event")
     rule = getattr(leaf, "rule", "event")
@@ -468,6 +469,16 @@ def _explain(type_: str, exc: BaseException) -> EventError:
         message = f"{message.split(' not in literal')[0]!r} is not one of {choices}"
     where = ".".join(path)
     return EventError(f"{type_}: {where + ': ' if where else ''}{message}", rule=rule)
+
+
+def _shown_name(key: str) -> str:
+    """A field name from a line, fit for a one-line message: quoted if it holds a control character.
+
+    >>> _shown_name("colour"), _shown_name("\\rev")
+    ('colour', "'\\\\rev'")
+    """
+    shown = key if key.isprintable() else repr(key)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 def _first_error(exc: BaseException, path: list[str]) -> tuple[list[str], BaseException]:

@@ -165,3 +165,18 @@ def test_the_first_line_a_process_reads_has_its_ts_checked() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.startswith("event ts must be a UTC time")
+
+
+@pytest.mark.parametrize("name", ["\rev", "a\nb", "x\u2028y", "tab\there", "z" * 200])
+def test_an_unknown_field_named_with_a_control_character_still_gives_one_line(name: str) -> None:
+    """Regression (found by the long fuzz campaign): one flipped byte turned ``"prev"`` into
+    ``"\\rev"``, a valid JSON escape, and the message naming the unknown field held a carriage return."""
+    line = {"seq": 2, "ts": TS, "type": "card_drawn", "v": 2, "prev": "ab" * 32,
+            "player": "Ann", "source": "stock", name: "x"}
+    with pytest.raises(EventError) as info:
+        event_from_line(line)
+    text = info.value.one_line()
+    assert text.isprintable() and "unknown field" in text
+    assert len(text) < 200
+    shown = name if name.isprintable() else repr(name)
+    assert shown[:30] in text
