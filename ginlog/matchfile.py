@@ -120,7 +120,7 @@ def iter_steps(
         try:
             event = _event(data, body)
             if tl is None:
-                tl = start(_first(event, data), seq)
+                tl = start(_first(event), seq)
             else:
                 tl = apply(tl, event, seq)
         except GinlogError as exc:
@@ -135,7 +135,7 @@ def iter_steps(
         yield Step(lineno, seq, event, tl, digest)
 
 
-def _first(event: Event, data: dict[str, object] | None) -> MatchStarted:
+def _first(event: Event) -> MatchStarted:
     if not isinstance(event, MatchStarted):
         raise IllegalMove(f"a match file begins with match_started, not {event_type(event)}", rule="first-event")
     return event
@@ -207,14 +207,9 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
             if seq is None:
                 continue  # the store has already reported the missing or bad seq
             try:
-                if data is None:
-                    event = body  # type: ignore[assignment]  # a body seen before: its event
-                else:
-                    event = event_from_line(data)
-                    if body is not None:
-                        _remember(body, event)  # type: ignore[arg-type]
+                event = _event(data, body)
                 if fold is None:
-                    fold = Fold(_first(event, data), seq)
+                    fold = Fold(_first(event), seq)
                 else:
                     fold.apply(event, seq)
             except GinlogError as exc:

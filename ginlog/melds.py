@@ -232,32 +232,20 @@ def _leftover_dead(m: int) -> int:
 
 
 def deadwood_of_mask(m: int) -> int:
-    """Least deadwood of the cards in mask ``m`` (the hot path; no objects made)."""
-    s0 = m & _SUIT_MASK
-    s1 = (m >> 16) & _SUIT_MASK
-    s2 = (m >> 32) & _SUIT_MASK
-    s3 = m >> 48
-    if not ((s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)):
-        return _RUN_DEAD[s0] + _RUN_DEAD[s1] + _RUN_DEAD[s2] + _RUN_DEAD[s3]
-    dead = _RUN_DEAD
-    best = 1 << 30
-    options = _set_options(m)
-    if len(options) == 1:  # the common case: one rank that could be a set
-        choices: Iterable[int] = options[0]
-    elif len(options) == 2:
-        choices = [a | b for a in options[0] for b in options[1]]
-    else:
-        choices = [sum(c) for c in itertools.product(*options)]
-    for chosen in choices:
-        r = m & ~chosen
-        d = dead[r & 0x1FFF] + dead[(r >> 16) & 0x1FFF] + dead[(r >> 32) & 0x1FFF] + dead[r >> 48]
-        if d < best:
-            best = d
-    return best
+    """Least deadwood of the cards in mask ``m`` (the hot path: no cards or melds are made).
+
+    >>> deadwood_of_mask(cards_mask(parse_cards("7S 7C 7D 8D 9D 2H")))  # the run and 7S 7C loose beat the set
+    16
+    """
+    return _solve(m)[0]
 
 
 def _solve(m: int) -> tuple[int, int]:
-    """:func:`deadwood_of_mask` and the set choice that gives it (the first in :func:`_set_choices` order)."""
+    """The least deadwood of mask ``m`` and the set choice that gives it (the first in :func:`_set_choices` order).
+
+    For each choice of sets the rest can only form runs, and a suit's best runs
+    are a table look-up, so this is exact.
+    """
     s0 = m & _SUIT_MASK
     s1 = (m >> 16) & _SUIT_MASK
     s2 = (m >> 32) & _SUIT_MASK
@@ -279,6 +267,8 @@ def _set_choices(m: int) -> Sequence[int]:
     options = _set_options(m)
     if len(options) == 1:  # the common case: one rank that could be a set
         return options[0]
+    if len(options) == 2:  # as itertools.product would give them, without a tuple each
+        return [a | b for a in options[0] for b in options[1]]
     return [sum(combo) for combo in itertools.product(*options)]  # (0,) when there is none
 
 
@@ -380,12 +370,7 @@ def best_arrangements(cards: str | Iterable[str | Card] | int) -> list[Arrangeme
     two runs of three opens no new end for a lay-off.
     """
     m = _as_mask(cards)
-    dead = _RUN_DEAD
-    scored = [
-        (dead[r & 0x1FFF] + dead[(r >> 16) & 0x1FFF] + dead[(r >> 32) & 0x1FFF] + dead[r >> 48], ch)
-        for ch in _set_choices(m)
-        for r in (m & ~ch,)
-    ]
+    scored = [(_leftover_dead(m & ~ch), ch) for ch in _set_choices(m)]
     best = min(d for d, _ in scored)
     return [_arrangement(m, ch) for d, ch in scored if d == best]
 
@@ -476,9 +461,10 @@ class Defence:
 def _layoff_chains(
     knocker_melds: Sequence[Meld], hand: int, limit: int | None = None
 ) -> list[list[tuple[int, tuple[Card, ...]]]]:
-    """Per open end of each knocker meld: the possible chains of lay-offs from ``hand``, shortest first.
+    """Per open end of a knocker meld that ``hand`` can lay off onto: the possible chains, shortest first.
 
-    Each chain is ``(mask, cards)``, its cards in the order laid (outward from the meld).
+    Each chain is ``(mask, cards)``, its cards in the order laid (outward from
+    the meld); the first is always the empty chain (lay nothing off there).
     """
     ends: list[list[tuple[int, tuple[Card, ...]]]] = []
     for meld in knocker_melds:
@@ -500,7 +486,8 @@ def _layoff_chains(
                 mask |= 1 << (suit * 16 + rank - 1)
                 options.append((mask, tuple(chain)))
                 rank += step
-            ends.append(options)
+            if len(options) > 1:
+                ends.append(options)
     return ends
 
 
@@ -530,7 +517,7 @@ def best_defence(
     if hand & knocker:
         dup = mask_cards(hand & knocker)[0]
         raise MeldError(f"{dup} is in both hands", rule="duplicate-card")
-    ends = [options for options in _layoff_chains(knocker_melds, hand, chain_limit) if len(options) > 1]
+    ends = _layoff_chains(knocker_melds, hand, chain_limit)
     best_laid_mask = 0
     best_combo: tuple[tuple[int, tuple[Card, ...]], ...] = ()
     if ends:

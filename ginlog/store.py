@@ -373,7 +373,7 @@ def _read_stream(
             return
         lineno += 1
         if chunk[-1] != 10:  # not a newline: a text stream, a torn line or a long one
-            chunk = _slow_line(chunk, label)
+            chunk = _must_be_bytes(chunk, label)
         if not chunk.endswith(b"\n") and len(chunk) < limit and settle is not None:
             settle()
             settle = None
@@ -482,7 +482,7 @@ def _read_stream(
         yield lineno, raw, seq if type(seq) is int else None, data, line_digest, key
 
 
-def _slow_line(chunk: Any, label: str) -> bytes:
+def _must_be_bytes(chunk: Any, label: str) -> bytes:
     if not isinstance(chunk, bytes):
         raise StoreError(f"{label} must be opened in binary mode", rule="file", path=label)
     return chunk
