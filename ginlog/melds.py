@@ -302,7 +302,7 @@ def _set_melds(chosen: int) -> list[Meld]:
         rank_bit = (r | (r >> 16) | (r >> 32) | (r >> 48)) & _SUIT_MASK
         low = rank_bit & -rank_bit
         one = chosen & (low | low << 16 | low << 32 | low << 48)
-        melds.append(_MELD_OF.get(one) or _meld(one, "set"))
+        melds.append(_meld(one, "set"))
         r &= ~one
     return melds
 
@@ -517,25 +517,21 @@ def best_defence(
     if hand & knocker:
         dup = mask_cards(hand & knocker)[0]
         raise MeldError(f"{dup} is in both hands", rule="duplicate-card")
-    ends = _layoff_chains(knocker_melds, hand, chain_limit)
-    best_laid_mask = 0
+    best: tuple[int, int] | None = None
+    best_laid_mask = best_chosen = 0
     best_combo: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-    if ends:
-        best: tuple[int, int] | None = None
-        best_chosen = 0
-        for combo in itertools.product(*ends):
-            laid = 0
-            for chain_mask, _cards in combo:
-                if laid & chain_mask:
-                    break  # two ends claimed the same card
-                laid |= chain_mask
-            else:
-                dead, chosen = _solve(hand & ~laid)
-                key = (dead, laid.bit_count())
-                if best is None or key < best:
-                    best, best_laid_mask, best_combo, best_chosen = key, laid, combo, chosen
-    else:
-        best_chosen = _solve(hand)[1]
+    # With no end to lay off onto, the product is one empty combination: the hand as it is.
+    for combo in itertools.product(*_layoff_chains(knocker_melds, hand, chain_limit)):
+        laid = 0
+        for chain_mask, _cards in combo:
+            if laid & chain_mask:
+                break  # two ends claimed the same card
+            laid |= chain_mask
+        else:
+            dead, chosen = _solve(hand & ~laid)
+            key = (dead, laid.bit_count())
+            if best is None or key < best:
+                best, best_laid_mask, best_combo, best_chosen = key, laid, combo, chosen
     # Each chain runs outward from its meld, so this order is legal as made.
     best_laid = tuple(c for _mask, cards in best_combo for c in cards)
     arr = _arrangement(hand & ~best_laid_mask, best_chosen)

@@ -511,7 +511,7 @@ def _check_discard(state: WorkingMatch, hand: WorkingHand, player: str, card: Ca
         raise _illegal(f"{player} must draw before they {what}", "draw-first")
     i = state.players.index(player)
     taken = hand.taken
-    if taken is not None and (taken is card or taken == card) and not state.rules.may_discard_taken_card:
+    if taken is not None and taken == card and not state.rules.may_discard_taken_card:
         raise _illegal(f"{player} may not {what} {card}, taken from the pile this turn", "discard-taken-card")
     if not hand.known[i] & card.bit:
         _possible_in_hand(state, hand, i, card, what)
@@ -527,7 +527,7 @@ def _discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     if hand.wall:
         raise _illegal(f"at the two-card stock {ev.player} took the upcard only to knock or go gin", "wall")
     rules = state.rules
-    bounced = ev.player if hand.counted_take and hand.taken == card else None  # rare: a counted take
+    bounced = ev.player if hand.counted_take and hand.taken == card else None
     before = hand.bounced
     bit = card.bit
     hand.known[i] &= ~bit
