@@ -164,6 +164,28 @@ def _event(data: dict[str, object] | None, body: object) -> Event:
     return event
 
 
+def _apply_run(fold: Fold, events: Sequence[Event], seq: int, start: int) -> tuple[int, GinlogError | None]:
+    """Apply ``events[start:]`` (event ``i`` is seq ``seq + i``); stop at the first that breaks a rule.
+
+    Returns how far it got and the error, if any: ``(len(events), None)`` when all applied.
+    """
+    apply = fold.apply
+    for i in range(start, len(events)):
+        try:
+            apply(events[i], seq + i)
+        except GinlogError as exc:
+            return i, exc
+    return len(events), None
+
+
+def _rows(item: store.Row | store.KnownRun) -> Iterable[store.Row]:
+    """A row of :func:`ginlog.store.read_runs` as itself, or a run as its rows."""
+    if type(item) is not store.KnownRun:
+        return (item,)  # type: ignore[return-value]
+    lineno, seq, bodies, digests, raws = item
+    return [(lineno + i, raws[i], seq + i, None, digests[i], body) for i, body in enumerate(bodies)]
+
+
 def read_match(
     source: Source,
     *,
@@ -201,29 +223,53 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
     head: str | None = None
     seen_anchor = anchor is None
     try:
-        for lineno, _raw, seq, data, digest, body in store.read_bodies(source, _KNOWN, errors=collect_into, name=label):
-            if upto is not None and lineno > upto:
-                break
-            if seq is None:
-                continue  # the store has already reported the missing or bad seq
-            try:
-                event = _event(data, body)
-                if fold is None:
-                    fold = Fold(_first(event), seq)
-                else:
-                    fold.apply(event, seq)
-            except GinlogError as exc:
-                err = exc.at(path=label, line=lineno, seq=seq)
-                if not collect:
-                    raise err from None
-                errors.append(err)
-                if fold is None:
-                    break  # without the first line there is nothing to check the rest against
+        for item in store.read_runs(source, _KNOWN, errors=collect_into, name=label):
+            if type(item) is store.KnownRun and fold is not None:
+                lineno, seq, events, digests, _raws = item
+                if upto is not None:
+                    if lineno > upto:
+                        break
+                    events = events[: upto + 1 - lineno]
+                done = 0
+                while done < len(events):
+                    k, exc = _apply_run(fold, events, seq, done)
+                    if k > done:
+                        lines, head = lineno + k - 1, digests[k - 1]
+                        seen_anchor = seen_anchor or anchor in digests[done:k]
+                    if exc is None:
+                        break
+                    err = exc.at(path=label, line=lineno + k, seq=seq + k)
+                    if not collect:
+                        raise err from None
+                    errors.append(err)
+                    done = k + 1
                 continue
-            lines = lineno
-            head = digest
-            if not seen_anchor and digest == anchor:
-                seen_anchor = True
+            for lineno, _raw, seq, data, digest, body in _rows(item):
+                if upto is not None and lineno > upto:
+                    break
+                if seq is None:
+                    continue  # the store has already reported the missing or bad seq
+                try:
+                    event = _event(data, body)
+                    if fold is None:
+                        fold = Fold(_first(event), seq)
+                    else:
+                        fold.apply(event, seq)
+                except GinlogError as exc:
+                    err = exc.at(path=label, line=lineno, seq=seq)
+                    if not collect:
+                        raise err from None
+                    errors.append(err)
+                    if fold is None:
+                        break  # without the first line there is nothing to check the rest against
+                    continue
+                lines = lineno
+                head = digest
+                if not seen_anchor and digest == anchor:
+                    seen_anchor = True
+            else:
+                continue
+            break
     except GinlogError as exc:
         if not collect:
             raise

@@ -56,27 +56,41 @@ MATCHES = {
 }
 
 
-def outcome(report: MatchReport) -> tuple[Any, ...]:
-    return (
-        [(type(e).__name__, e.rule, e.line, e.seq, e.message) for e in report.errors],
-        report.state,
-        report.lines,
-        report.head,
-        report.timeline,
-    )
+def errors_of(errors: Sequence[Any]) -> list[tuple[Any, ...]]:
+    return [(type(e).__name__, e.rule, e.line, e.seq, e.message) for e in errors]
 
 
-def read_both(data: bytes, warm: Sequence[bytes]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """Read ``data`` with the fast path primed by the lines ``warm``, and again with it off."""
+def outcome(data: bytes) -> tuple[Any, ...]:
+    """Everything a reader learns from ``data``: by :func:`read_match` and step by step."""
+    report = read_match(io.BytesIO(data), name="m.jsonl", collect=True)
+    errors: list[Any] = []
+    steps = [(s.line, s.seq, s.event, s.digest, s.state) for s in iter_steps(io.BytesIO(data), errors=errors, name="m.jsonl")]
+    return (errors_of(report.errors), report.state, report.lines, report.head, report.timeline, steps, errors_of(errors))
+
+
+#: Block sizes to read with: the default, and small ones that cut lines (and runs of known lines) anywhere.
+BLOCKS = (store._BLOCK, 61, 200, 777, 4096)
+
+
+def read_both(data: bytes, warm: Sequence[bytes], block: int = store._BLOCK) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """Read ``data`` with the fast path primed by the lines ``warm``, and again with it off.
+
+    The fast read takes ``block`` bytes at a time; the slow one the default.
+    """
     matchfile._KNOWN.clear()
     read_match(io.BytesIO(b"".join(r + b"\n" for r in warm)), name="warm.jsonl", collect=True)
     assert matchfile._KNOWN, "priming remembered no bodies"
-    fast = outcome(read_match(io.BytesIO(data), name="m.jsonl", collect=True))
+    default = store._BLOCK
+    store._BLOCK = block
+    try:
+        fast = outcome(data)
+    finally:
+        store._BLOCK = default
     saved, remember = dict(matchfile._KNOWN), matchfile._remember
     matchfile._KNOWN.clear()
     matchfile._remember = lambda key, event: None  # type: ignore[assignment]  # every line parsed
     try:
-        slow = outcome(read_match(io.BytesIO(data), name="m.jsonl", collect=True))
+        slow = outcome(data)
     finally:
         matchfile._remember = remember  # type: ignore[assignment]
         matchfile._KNOWN.update(saved)
@@ -87,12 +101,13 @@ def join(raws: Sequence[bytes]) -> bytes:
     return b"".join(r + b"\n" for r in raws)
 
 
+@pytest.mark.parametrize("block", BLOCKS)
 @pytest.mark.parametrize("key", sorted(MATCHES))
-def test_a_valid_file_reads_the_same_with_and_without_the_fast_path(key: tuple[str, str, int]) -> None:
+def test_a_valid_file_reads_the_same_with_and_without_the_fast_path(key: tuple[str, str, int], block: int) -> None:
     raws = MATCHES[key]
-    fast, slow = read_both(join(raws), raws)
+    fast, slow = read_both(join(raws), raws, block)
     assert fast == slow
-    assert fast[0] == [] and fast[2] == len(raws)
+    assert fast[0] == [] and fast[2] == len(raws) and len(fast[5]) == len(raws)
 
 
 def test_most_lines_of_a_match_take_the_fast_path() -> None:
@@ -172,7 +187,7 @@ def test_a_rewritten_line_reads_the_same_with_and_without_the_fast_path(data: An
     edited[i] = new
     if fix:
         edited = rechain(edited, i)
-    fast, slow = read_both(join(edited), raws)
+    fast, slow = read_both(join(edited), raws, data.draw(st.sampled_from(BLOCKS), label="block"))
     assert fast == slow
 
 
@@ -201,5 +216,19 @@ def test_bytes_changed_anywhere_read_the_same_with_and_without_the_fast_path(dat
             del edited[i]
     if data.draw(st.booleans(), label="re-chain"):
         edited = rechain(edited, 1)
-    fast, slow = read_both(join(edited), raws)
+    fast, slow = read_both(join(edited), raws, data.draw(st.sampled_from(BLOCKS), label="block"))
     assert fast == slow
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+@pytest.mark.parametrize("shift", (-1, 1, 40))
+def test_a_wrong_seq_is_reported_and_the_lines_after_it_are_read_against_the_new_count(shift: int, block: int) -> None:
+    # After line 9 claims another seq, the reader expects the seqs that follow
+    # *that* one, so the next (correct) line is out of step too: the fast path
+    # must not take it on the count it had before.
+    raws = MATCHES[("standard", "full", 1)]
+    edited = list(raws)
+    edited[8] = edited[8].replace(b'{"seq":9,', b'{"seq":%d,' % (9 + shift), 1)
+    fast, slow = read_both(join(rechain(edited, 8)), raws, block)
+    assert fast == slow
+    assert [(rule, line) for _kind, rule, line, _seq, _msg in fast[0]][:2] == [("seq", 9), ("seq", 10)]
