@@ -60,6 +60,7 @@ __all__ = [
     "event_fields",
     "event_from_fields",
     "event_from_line",
+    "event_from_body",
     "upcast",
     "UPCASTERS",
 ]
@@ -578,3 +579,86 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
 _last_ts: object = object()
 _LINE_HOOKS: dict[type, Callable[[Any, Any], Any]] = {}  # filled on first use of each type
 _LINE_KEYS: Final = {cls: frozenset(a.name for a in attrs.fields(cls)) | ENVELOPE_KEYS for cls in EVENT_TYPES.values()}
+
+
+# ---------------------------------------------------------------------------
+# The deal and the shown hands without JSON
+
+
+_CARD_BYTES: Final = {b'"%s"' % str(c).encode(): c for c in DECK}
+_CARD_RE: Final = rb'"[A2-9TJQK][SHDC]"'
+_CARDS_RE: Final = rb"\[(" + _CARD_RE + rb"(?:," + _CARD_RE + rb")*)\]"
+_NAME_RE: Final = rb'"([A-Za-z0-9]{1,40})"'  # plain names only; any other takes the JSON path
+_DEALT: Final = re.compile(
+    rb'"dealer":' + _NAME_RE + rb',"upcard":(' + _CARD_RE + rb")"
+    rb'(?:,"hands":\{' + _NAME_RE + rb":" + _CARDS_RE + rb"," + _NAME_RE + rb":" + _CARDS_RE + rb"\})?"
+    rb'(?:,"stock":' + _CARDS_RE + rb")?\}"
+).fullmatch
+_SHOWN: Final = re.compile(rb'"player":' + _NAME_RE + rb',"cards":' + _CARDS_RE + rb"\}").fullmatch
+
+
+def _card_list(text: bytes) -> Cards:
+    parts = text.split(b",")
+    if len(set(parts)) != len(parts):
+        raise EventError("a card is listed twice", rule="duplicate-card")
+    return tuple(map(_CARD_BYTES.__getitem__, parts))
+
+
+def _dealt(text: bytes) -> Event | None:
+    m = _DEALT(text)
+    if m is None:
+        return None
+    dealer, upcard, p1, c1, p2, c2, stock = m.groups()
+    hands = None
+    if p1 is not None:
+        if p1 == p2:
+            return None  # a key twice: the JSON path words that error
+        hands = {p1.decode(): _card_list(c1), p2.decode(): _card_list(c2)}
+    return HandDealt(
+        dealer=dealer.decode(),
+        upcard=_CARD_BYTES[upcard],
+        hands=hands,
+        stock=None if stock is None else _card_list(stock),
+    )
+
+
+def _shown(text: bytes) -> Event | None:
+    m = _SHOWN(text)
+    if m is None:
+        return None
+    player, cards = m.groups()
+    return HandShown(player=player.decode(), cards=_card_list(cards))
+
+
+#: Per ``type`` and ``v`` as a line's bytes give them: a reader of the rest of that line's bytes.
+_BODY_READERS: Final[dict[bytes, Callable[[bytes], Event | None]]] = {
+    b'","type":"hand_dealt","v":%d' % SCHEMA_VERSION: _dealt,
+    b'","type":"hand_shown","v":%d' % SCHEMA_VERSION: _shown,
+}
+
+
+def event_from_body(key: tuple[bytes, bytes]) -> Event | None:
+    """The event of a line as ginlog writes it, read straight off its bytes, or None to leave it to JSON.
+
+    ``key`` is a body key of :func:`ginlog.store.read_bodies`: the bytes of
+    the line's ``type`` and ``v``, and of what follows its ``prev``. The three
+    lines of a hand that never repeat (the deal and the two shown hands) are
+    most of the JSON a full replay still parses; their usual form (plain
+    player names, cards and nothing else) is read here by one regular
+    expression instead. Anything else, and anything wrong, gives None, so
+    every error is still found and worded by the JSON path
+    (``tests/test_bodies.py`` holds the two to the same events and errors).
+
+    >>> key = (b'","type":"hand_shown","v":2', b'"player":"Ann","cards":["7S","7C","7H"]}')
+    >>> event_from_body(key)
+    HandShown(player='Ann', cards=(Card('7S'), Card('7C'), Card('7H')), melds=None, layoffs=None)
+    >>> event_from_body((key[0], b'"player":"Ann","cards":["7S","7S","7H"]}')) is None  # the JSON path says why
+    True
+    """
+    reader = _BODY_READERS.get(key[0])
+    if reader is None:
+        return None
+    try:
+        return reader(key[1])
+    except EventError:
+        return None

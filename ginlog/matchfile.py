@@ -34,6 +34,7 @@ from .events import (
     Event,
     MatchStarted,
     event_fields,
+    event_from_body,
     event_from_line,
     event_type,
 )
@@ -112,7 +113,7 @@ def iter_steps(
     tl: Timeline | None = None
     collect = errors is not None
     label = _label(source, name)
-    for lineno, _raw, seq, data, digest, body in store.read_bodies(source, _KNOWN, errors=errors, name=label):
+    for lineno, _raw, seq, data, digest, body in store.read_bodies(source, _KNOWN, errors=errors, name=label, decode=_decode):
         if upto is not None and lineno > upto:
             return
         if seq is None:
@@ -146,6 +147,11 @@ KNOWN_SIZE: Final = 4096
 #: Line bodies already structured, and their events (see :func:`ginlog.store.read_bodies`).
 #: Events are values and depend on nothing but the body, so any file may reuse them.
 _KNOWN: dict[store.BodyKey, Event] = {}
+
+
+#: Reads the body of a line whose body is not known straight off its bytes (see
+#: :func:`ginlog.events.event_from_body`); tests switch it off to compare.
+_decode: Callable[[store.BodyKey], Event | None] | None = event_from_body
 
 
 def _remember(key: store.BodyKey, event: Event) -> None:
@@ -223,7 +229,7 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
     head: str | None = None
     seen_anchor = anchor is None
     try:
-        for item in store.read_runs(source, _KNOWN, errors=collect_into, name=label):
+        for item in store.read_runs(source, _KNOWN, errors=collect_into, name=label, decode=_decode):
             if type(item) is store.KnownRun and fold is not None:
                 lineno, seq, events, digests, _raws = item
                 if upto is not None:

@@ -306,6 +306,7 @@ def read_bodies(
     *,
     errors: list[GinlogError] | None = None,
     name: str | None = None,
+    decode: Callable[[BodyKey], T | None] | None = None,
 ) -> Iterator[tuple[int, bytes, int | None, dict[str, Any] | None, str, BodyKey | T | None]]:
     """The replay's hot path: :func:`read_rows`, without parsing lines whose body is ``known``.
 
@@ -320,7 +321,7 @@ def read_bodies(
     ``v``, and what follows ``prev`` (the fields and the closing brace). If
     they are there, the line is not parsed at all: ``data`` is ``None`` and
     ``body`` is ``known[key]``. Any line that does not fit is parsed,
-    checked and reported as usual.
+    checked and reported as usual. (``decode``: see :func:`read_runs`.)
 
     Otherwise ``data`` is the parsed line and ``body`` is the key under which
     the caller may remember what the line means (``None`` for a line not in
@@ -339,7 +340,7 @@ def read_bodies(
     >>> [(row[2], row[3], row[5]) for row in read_bodies(io.BytesIO(src), {keys[0]: "a note"})]
     [(1, None, 'a note'), (2, None, 'a note')]
     """
-    for item in read_runs(source, known, errors=errors, name=name):
+    for item in read_runs(source, known, errors=errors, name=name, decode=decode):
         if type(item) is KnownRun:
             lineno, seq, bodies, digests, raws = item
             for i, body in enumerate(bodies):
@@ -354,6 +355,7 @@ def read_runs(
     *,
     errors: list[GinlogError] | None = None,
     name: str | None = None,
+    decode: Callable[[BodyKey], T | None] | None = None,
 ) -> Iterator[Row | KnownRun]:
     """:func:`read_bodies` as the reader makes it: rows, and runs of known lines as one :class:`KnownRun` each.
 
@@ -362,14 +364,18 @@ def read_runs(
     link it must carry, compare the seqs, look the bodies up) instead of a
     dozen per line. A replay that folds a run in one loop pays almost nothing
     per line beyond the SHA-256 that the chain needs anyway.
+
+    ``decode`` may read a body that is not in ``known`` straight from its key
+    (or return None to leave the line to JSON): a line as ginlog writes it
+    whose body it reads counts as known.
     """
     if isinstance(source, (str, bytes, os.PathLike)):
         label = name if name is not None else os.fsdecode(source)
         fd = _open(source, os.O_RDONLY, label, regular=False)
         with open(fd, "rb", buffering=0) as stream:
-            yield from _read_stream(stream, label, errors, lambda: _lock(fd, label, fcntl.LOCK_SH), known)
+            yield from _read_stream(stream, label, errors, lambda: _lock(fd, label, fcntl.LOCK_SH), known, decode)
     else:
-        yield from _read_stream(source, name if name is not None else "<stdin>", errors, None, known)
+        yield from _read_stream(source, name if name is not None else "<stdin>", errors, None, known, decode)
 
 
 _TS_SHAPE: Final = (
@@ -397,7 +403,14 @@ def _link(prev: str | None) -> bytes:
     return b',"prev":null,' if prev is None else _LINK(prev.encode())
 
 
-def _known_bodies(lines: list[bytes], digests: list[str], prev: str | None, seq: int, known: Mapping[BodyKey, T]) -> list[T | None]:
+def _known_bodies(
+    lines: list[bytes],
+    digests: list[str],
+    prev: str | None,
+    seq: int,
+    known: Mapping[BodyKey, T],
+    decode: Callable[[BodyKey], T | None] | None = None,
+) -> list[T | None]:
     """For each line of a block, its body if the line is as ginlog writes it and its body is known, else None.
 
     ``prev`` is the digest before the block and ``seq`` the seq its first line
@@ -423,7 +436,11 @@ def _known_bodies(lines: list[bytes], digests: list[str], prev: str | None, seq:
         mids += map(operator.itemgetter(slice(38 + width, None)), span)
         stamps += map(operator.itemgetter(slice(14 + width, 38 + width)), span)
         at = upto
-    bodies = list(map(known.get, zip(mids, afters)))  # type: ignore[call-overload]
+    keys = list(zip(mids, afters))
+    bodies = list(map(known.get, keys))  # type: ignore[call-overload]
+    if decode is not None:
+        for i in itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None))):
+            bodies[i] = decode(keys[i])
     seen = set(stamps)
     bad = seen.difference(filter(_CANONICAL_TS, seen))
     if bad or not all(ok):
@@ -442,6 +459,7 @@ def _read_stream(
     errors: list[GinlogError] | None,
     settle: Callable[[], None] | None = None,
     known: Mapping[BodyKey, T] | None = None,
+    decode: Callable[[BodyKey], T | None] | None = None,
 ) -> Iterator[Row | KnownRun]:
     """The streaming loop behind :func:`read_runs`: blocks in, rows and runs out.
 
@@ -542,8 +560,8 @@ def _read_stream(
             # The lines to read one by one: all of them, or those whose body is not known.
             slow: Iterable[int] = range(len(lines))
             bodies: list[Any] = []
-            if known:
-                bodies = _known_bodies(lines, digests, prev_digest, expect_seq, known)
+            if known or (decode is not None and known is not None):
+                bodies = _known_bodies(lines, digests, prev_digest, expect_seq, known, decode)
                 slow = itertools.compress(slow, map(operator.is_, bodies, itertools.repeat(None)))
             base = expect_seq
             i = 0  # the first line not yet yielded

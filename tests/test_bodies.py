@@ -86,13 +86,14 @@ def read_both(data: bytes, warm: Sequence[bytes], block: int = store._BLOCK) -> 
         fast = outcome(data)
     finally:
         store._BLOCK = default
-    saved, remember = dict(matchfile._KNOWN), matchfile._remember
+    saved, remember, decode = dict(matchfile._KNOWN), matchfile._remember, matchfile._decode
     matchfile._KNOWN.clear()
     matchfile._remember = lambda key, event: None  # type: ignore[assignment]  # every line parsed
+    matchfile._decode = None
     try:
         slow = outcome(data)
     finally:
-        matchfile._remember = remember  # type: ignore[assignment]
+        matchfile._remember, matchfile._decode = remember, decode  # type: ignore[assignment]
         matchfile._KNOWN.update(saved)
     return fast, slow
 
@@ -232,3 +233,64 @@ def test_a_wrong_seq_is_reported_and_the_lines_after_it_are_read_against_the_new
     fast, slow = read_both(join(rechain(edited, 8)), raws, block)
     assert fast == slow
     assert [(rule, line) for _kind, rule, line, _seq, _msg in fast[0]][:2] == [("seq", 9), ("seq", 10)]
+
+
+def test_the_deal_and_the_shown_hands_are_read_without_json() -> None:
+    # They never repeat, so they are not known bodies; events.event_from_body reads their usual form.
+    raws = MATCHES[("standard", "full", 1)]
+    matchfile._KNOWN.clear()
+    read_match(io.BytesIO(join(raws)))
+    rows = list(store.read_bodies(io.BytesIO(join(raws)), matchfile._KNOWN, decode=matchfile._decode))
+    unique = [row for row in rows if b'"type":"hand_dealt"' in row[1] or b'"type":"hand_shown"' in row[1]]
+    assert len(unique) >= 6 and all(row[3] is None for row in unique)
+    steps = list(iter_steps(io.BytesIO(join(raws))))
+    assert [row[5] for row in unique] == [steps[row[0] - 1].event for row in unique]
+
+
+def _rewrite_cards(raw: bytes) -> list[bytes]:
+    """Ways to spoil a deal or shown hand that its reader without JSON must leave to the JSON path."""
+    cards = re.findall(rb'"[A2-9TJQK][SHDC]"', raw)
+    first, second = cards[0], cards[1]
+    player = re.search(rb'"(?:dealer|player)":"([A-Za-z]+)"', raw)
+    assert player is not None
+    name = player.group(1)
+    out = [
+        raw.replace(second, first, 1),  # a card twice
+        raw.replace(first, first.lower(), 1),
+        raw.replace(first, b'"1S"', 1),
+        raw.replace(first, b'"10S"', 1),
+        raw.replace(first, first[:-1] + b' "', 1),
+        raw.replace(first + b",", first + b",,", 1),
+        raw.replace(first, b"null", 1),
+        raw.replace(b'"' + name + b'"', b'"' + name + b' Lee"'),  # a name with a space: valid, read by JSON
+        raw.replace(b'"' + name + b'"', b'"' + name * 9 + b'"'),  # over 40 characters
+        raw.replace(b'"' + name + b'"', b'"\\u0041' + name[1:] + b'"'),  # an escape
+        raw[:-1] + b',"melds":null}',
+        raw[:-1] + b',"extra":1}',
+        raw.replace(b"[", b"[ ", 1),
+        raw.replace(b"]", b",]", 1),
+    ]
+    if b'"hands":{' in raw:
+        a, b = re.findall(rb'"hands":\{"([A-Za-z]+)":\[[^]]*\],"([A-Za-z]+)"', raw)[0]
+        out += [
+            raw.replace(b'"' + b + b'":[', b'"' + a + b'":[', 1),  # a player twice
+            re.sub(rb',"' + b + rb'":\[[^]]*\]', b"", raw, count=1),  # one hand only
+            re.sub(rb',"stock":\[[^]]*\]', b"", raw, count=1),  # no stock: valid
+            re.sub(rb'"stock":\[("[A-Z0-9]{2}",)', b'"stock":[', raw, count=1),  # a card short
+        ]
+    return out
+
+
+@pytest.mark.parametrize("kind", ("hand_dealt", "hand_shown"))
+def test_a_spoilt_deal_or_shown_hand_reads_the_same_with_and_without_the_fast_path(kind: str) -> None:
+    raws = MATCHES[("standard", "full", 1)]
+    i = next(i for i, raw in enumerate(raws) if b'"type":"%s"' % kind.encode() in raw)
+    for new in _rewrite_cards(raws[i]):
+        assert new != raws[i]
+        for fix in (False, True):
+            edited = list(raws)
+            edited[i] = new
+            if fix:
+                edited = rechain(edited, i)
+            fast, slow = read_both(join(edited), raws)
+            assert fast == slow, new
