@@ -11,7 +11,9 @@ suit is independent of the others and its best is forced: every maximal
 stretch of three or more consecutive cards is one run, the rest is deadwood.
 That per-suit answer is a table lookup (8,192 entries, one per 13-bit suit
 mask), so a hand with no possible set costs four lookups and a hand with sets
-a few dozen.
+a few dozen. Most set choices need not even be tried: a card that is in no
+run of three within the hand can only be melded in a set, so a choice that
+leaves such a card out of its set is always beaten by the one that takes it in.
 
 >>> min_deadwood("AS 2S 3S 4S 5S AC AD AH QH KH")
 20
@@ -24,13 +26,14 @@ a few dozen.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from typing import Final
 
 import attrs
 
-from .cards import DECK, Card, cards_mask, mask_cards, parse_card, parse_cards
+from .cards import Card, cards_mask, cards_value, mask_cards, parse_card, parse_cards
 from .errors import MeldError
 
 __all__ = [
@@ -50,7 +53,6 @@ __all__ = [
 ]
 
 _SUIT_MASK: Final = 0x1FFF
-_ALL: Final = sum(_SUIT_MASK << (16 * s) for s in range(4))  # every card's bit
 # Value of each 13-bit rank mask, and run-only deadwood of each suit mask.
 _VALUES: Final = tuple(min(r + 1, 10) for r in range(13))
 
@@ -155,7 +157,7 @@ class Arrangement:
 
     @property
     def deadwood_value(self) -> int:
-        return sum(c.value for c in self.deadwood)
+        return cards_value(self.deadwood)
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -184,41 +186,66 @@ def _as_mask(cards: str | Iterable[str | Card] | int) -> int:
     return m
 
 
-def _rank_options() -> list[list[tuple[int, ...]]]:
-    """For rank r and the 4-bit pattern of suits holding it: the set masks it may give (0 = none)."""
-    table: list[list[tuple[int, ...]]] = []
+#: Bit 0 of every suit: a 13-bit rank mask times this is that rank in all four suits.
+_LANES: Final = 1 | 1 << 16 | 1 << 32 | 1 << 48
+
+
+def _runnable(m: int) -> int:
+    """The cards of mask ``m`` that are in some run of three within ``m`` (the only ones a run can ever use)."""
+    t = m & (m >> 1) & (m >> 2)
+    return t | (t << 1) | (t << 2)
+
+
+def _set_option_table() -> dict[int, tuple[int, ...]]:
+    """The set masks worth trying for one rank (0 = no set), keyed by that rank's cards ``held``
+    (3 or 4 of them) plus, shifted left one bit, those of them that are runnable (see :func:`_runnable`).
+
+    A choice that becomes another one by adding only cards that can join no
+    run is left out: those cards are deadwood outside the set and change
+    nothing else, so it leaves strictly more deadwood. The rest keep their
+    order, so the first best choice is the same as over every choice.
+    """
+    table: dict[int, tuple[int, ...]] = {}
     for r in range(13):
-        row: list[tuple[int, ...]] = []
-        for pattern in range(16):
-            bits = [1 << (16 * s + r) for s in range(4) if pattern >> s & 1]
+        for held in range(16):
+            bits = [1 << (16 * s + r) for s in range(4) if held >> s & 1]
+            if len(bits) < 3:
+                continue
             full = sum(bits)
-            if len(bits) == 4:
-                row.append((0, full, *(full ^ b for b in bits)))
-            elif len(bits) == 3:
-                row.append((0, full))
-            else:
-                row.append((0,))
-        table.append(row)
+            every = (0, full, *(full ^ b for b in bits)) if len(bits) == 4 else (0, full)
+            for runnable in range(16):
+                if runnable & ~held:
+                    continue
+                free = sum(1 << (16 * s + r) for s in range(4) if runnable >> s & 1)
+                table[full | free << 1] = tuple(
+                    x for x in every if not any(y != x and y & x == x and not (y & ~x & free) for y in every)
+                )
     return table
 
 
-_RANK_OPTIONS: Final = _rank_options()
+_SET_OPTIONS: Final = _set_option_table()
 
 
-def _set_options(m: int) -> list[tuple[int, ...]]:
-    """For each rank with 3+ cards in mask ``m``: the set masks it may give (0 = no set)."""
+def _ranks_of_three(m: int) -> int:
+    """The ranks with three or more cards in mask ``m``, as a 13-bit mask (:func:`_solve` inlines it)."""
     s0 = m & _SUIT_MASK
     s1 = (m >> 16) & _SUIT_MASK
     s2 = (m >> 32) & _SUIT_MASK
-    s3 = (m >> 48) & _SUIT_MASK
-    three = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    s3 = m >> 48
+    return (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+
+
+def _set_options(m: int, three: int, runnable: int) -> list[tuple[int, ...]]:
+    """For each rank in ``three`` (see :func:`_ranks_of_three`): the set masks worth trying (0 = no set).
+
+    ``runnable`` holds the cards that may be in a run (``m`` itself to try every set choice).
+    """
     options = []
     while three:
         low = three & -three
         three ^= low
-        r = low.bit_length() - 1
-        pattern = (s0 >> r & 1) | (s1 >> r & 1) << 1 | (s2 >> r & 1) << 2 | (s3 >> r & 1) << 3
-        options.append(_RANK_OPTIONS[r][pattern])
+        rank = low * _LANES
+        options.append(_SET_OPTIONS[(m & rank) | (runnable & rank) << 1])
     return options
 
 
@@ -240,31 +267,41 @@ def deadwood_of_mask(m: int) -> int:
     return _solve(m)[0]
 
 
-def _solve(m: int) -> tuple[int, int]:
-    """The least deadwood of mask ``m`` and the set choice that gives it (the first in :func:`_set_choices` order).
+_NO_SETS: Final = (0,)
+
+
+def _solve(m: int) -> tuple[int, Sequence[int]]:
+    """The least deadwood of mask ``m`` and every set choice that gives it, in :func:`_set_choices` order.
 
     For each choice of sets the rest can only form runs, and a suit's best runs
-    are a table look-up, so this is exact.
+    are a table look-up, so this is exact. Choices that cannot be best are
+    skipped (see :func:`_set_option_table`).
     """
     s0 = m & _SUIT_MASK
     s1 = (m >> 16) & _SUIT_MASK
     s2 = (m >> 32) & _SUIT_MASK
     s3 = m >> 48
     dead = _RUN_DEAD
-    if not ((s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)):
-        return dead[s0] + dead[s1] + dead[s2] + dead[s3], 0
-    best, best_ch = 1 << 30, 0
-    for chosen in _set_choices(m):
+    three = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    if not three:
+        return dead[s0] + dead[s1] + dead[s2] + dead[s3], _NO_SETS
+    best, ties = 1 << 30, []
+    for chosen in _set_choices(m, three, _runnable(m)):
         r = m & ~chosen
         d = dead[r & 0x1FFF] + dead[(r >> 16) & 0x1FFF] + dead[(r >> 32) & 0x1FFF] + dead[r >> 48]
         if d < best:
-            best, best_ch = d, chosen
-    return best, best_ch
+            best, ties = d, [chosen]
+        elif d == best:
+            ties.append(chosen)
+    return best, ties
 
 
-def _set_choices(m: int) -> Sequence[int]:
-    """Every set choice for mask ``m`` as the union mask of the chosen sets, in a fixed order."""
-    options = _set_options(m)
+def _set_choices(m: int, three: int, runnable: int) -> Sequence[int]:
+    """Every set choice worth trying for mask ``m`` as the union mask of the chosen sets, in a fixed order.
+
+    ``three`` and ``runnable`` as for :func:`_set_options`.
+    """
+    options = _set_options(m, three, runnable)
     if len(options) == 1:  # the common case: one rank that could be a set
         return options[0]
     if len(options) == 2:  # as itertools.product would give them, without a tuple each
@@ -295,15 +332,13 @@ def _suit_runs(sm: int) -> tuple[int, ...]:
 
 
 def _set_melds(chosen: int) -> list[Meld]:
-    """Split a union of chosen sets into one meld per rank."""
+    """Split a union of chosen sets into one meld per rank, lowest rank first."""
+    ranks = (chosen | chosen >> 16 | chosen >> 32 | chosen >> 48) & _SUIT_MASK
     melds = []
-    r = chosen
-    while r:
-        rank_bit = (r | (r >> 16) | (r >> 32) | (r >> 48)) & _SUIT_MASK
-        low = rank_bit & -rank_bit
-        one = chosen & (low | low << 16 | low << 32 | low << 48)
-        melds.append(_meld(one, "set"))
-        r &= ~one
+    while ranks:
+        low = ranks & -ranks
+        ranks ^= low
+        melds.append(_meld(chosen & low * _LANES, "set"))
     return melds
 
 
@@ -323,18 +358,23 @@ def _meld(mask: int, kind: str) -> Meld:
 
 def _arrangement(m: int, chosen: int) -> Arrangement:
     """The arrangement of mask ``m`` that melds the sets in ``chosen`` and every maximal run of the rest."""
+    return Arrangement(*_melds_and_deadwood(m, chosen))
+
+
+def _melds_and_deadwood(m: int, chosen: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
+    """:func:`_arrangement`'s two parts, for callers that need no :class:`Arrangement`."""
     left = m & ~chosen
     melds = _set_melds(chosen) if chosen else []
     dead: tuple[Card, ...] = ()
-    for s in range(4):
+    for s, layouts in enumerate(_LAYOUTS):
         sm = (left >> (16 * s)) & _SUIT_MASK
         if sm:
-            layout = _LAYOUTS[s].get(sm) or _layout(s, sm)
-            melds += layout[0]
-            dead += layout[1]
-    if len(melds) > 1:
-        melds.sort(key=_first_bit)  # melds are disjoint: the first card orders them
-    return Arrangement(tuple(melds), dead)
+            runs, loose = layouts.get(sm) or _layout(s, sm)
+            melds += runs
+            dead += loose
+    if chosen and len(melds) > 1:
+        melds.sort(key=_first_bit)  # melds are disjoint: the first card orders them (runs alone come in order)
+    return tuple(melds), dead
 
 
 def _layout(s: int, sm: int) -> tuple[tuple[Meld, ...], tuple[Card, ...]]:
@@ -369,10 +409,17 @@ def best_arrangements(cards: str | Iterable[str | Card] | int) -> list[Arrangeme
     Runs are always maximal, which loses nothing: splitting a run of six into
     two runs of three opens no new end for a lay-off.
     """
-    m = _as_mask(cards)
-    scored = [(_leftover_dead(m & ~ch), ch) for ch in _set_choices(m)]
-    best = min(d for d, _ in scored)
-    return [_arrangement(m, ch) for d, ch in scored if d == best]
+    return list(_best_arrangements(_as_mask(cards)))
+
+
+@functools.lru_cache(maxsize=64)
+def _best_arrangements(m: int) -> tuple[Arrangement, ...]:
+    """:func:`best_arrangements` of a mask, remembered for a while.
+
+    The reducer asks about a knocker's whole hand when they knock, if it is
+    known, and again when they show it.
+    """
+    return tuple([_arrangement(m, ch) for ch in _solve(m)[1]])
 
 
 def best_arrangement(cards: str | Iterable[str | Card] | int) -> Arrangement:
@@ -382,7 +429,7 @@ def best_arrangement(cards: str | Iterable[str | Card] | int) -> Arrangement:
     '[7H 8H 9H] deadwood 7S 7C 2D'
     """
     m = _as_mask(cards)
-    return _arrangement(m, _solve(m)[1])
+    return _arrangement(m, _solve(m)[1][0])
 
 
 def best_discard(cards: str | Iterable[str | Card] | int) -> tuple[Card, Arrangement]:
@@ -401,7 +448,7 @@ def best_discard(cards: str | Iterable[str | Card] | int) -> tuple[Card, Arrange
         raise MeldError("no cards to discard from", rule="bad-hand")
     best: tuple[int, int, int] | None = None  # (deadwood, -value, bit)
     best_ch = 0
-    for ch in _set_choices(m):
+    for ch in _set_choices(m, _ranks_of_three(m), m):  # every choice: a discard can free a card for a run
         left = m & ~ch
         x = left
         while x:
@@ -455,39 +502,41 @@ class Defence:
 
     @property
     def deadwood_value(self) -> int:
-        return sum(c.value for c in self.deadwood)
+        return cards_value(self.deadwood)
 
 
-def _layoff_chains(
+#: Rank (1-13) -> that rank's card in every suit.
+_EVERY_SUIT: Final = (0, *(_LANES << r for r in range(13)))
+
+
+def _layoff_ends(
     knocker_melds: Sequence[Meld], hand: int, limit: int | None = None
-) -> list[list[tuple[int, tuple[Card, ...]]]]:
-    """Per open end of a knocker meld that ``hand`` can lay off onto: the possible chains, shortest first.
+) -> list[tuple[tuple[int, ...], bool]]:
+    """Per open end of a knocker meld that ``hand`` can lay off onto: the chains it may lay there, and which way.
 
-    Each chain is ``(mask, cards)``, its cards in the order laid (outward from
-    the meld); the first is always the empty chain (lay nothing off there).
+    Each end is ``(chains, downward)``: the chains' masks, shortest first,
+    the first 0 (lay nothing off there); ``downward`` when the end is below a
+    run, so that its cards are laid from the highest down.
     """
-    ends: list[list[tuple[int, tuple[Card, ...]]]] = []
+    ends: list[tuple[tuple[int, ...], bool]] = []
     for meld in knocker_melds:
+        mask = meld.mask
         if meld.kind == "set":
             if len(meld.cards) == 3:
-                bit = meld.cards[0].bit
-                bit = (bit | bit << 16 | bit << 32 | bit << 48 | bit >> 16 | bit >> 32 | bit >> 48) & _ALL & ~meld.mask
-                if hand & bit:
-                    ends.append([(0, ()), (bit, mask_cards(bit))])
+                fourth = _EVERY_SUIT[meld.cards[0].rank] & ~mask
+                if hand & fourth:
+                    ends.append(((0, fourth), False))
             continue
-        suit = meld.cards[0].suit_index
-        for step, start in ((-1, meld.cards[0].rank - 1), (1, meld.cards[-1].rank + 1)):
-            chain: list[Card] = []
-            mask = 0
-            options: list[tuple[int, tuple[Card, ...]]] = [(0, ())]
-            rank = start
-            while 1 <= rank <= 13 and hand & (1 << (suit * 16 + rank - 1)) and (limit is None or len(chain) < limit):
-                chain.append(DECK[suit * 13 + rank - 1])
-                mask |= 1 << (suit * 16 + rank - 1)
-                options.append((mask, tuple(chain)))
-                rank += step
-            if len(options) > 1:
-                ends.append(options)
+        # Below the ace, and above the king, lie bits that are no card: a chain stops there.
+        for bit, downward in (((mask & -mask) >> 1, True), (1 << mask.bit_length(), False)):
+            chain = 0
+            chains = [0]
+            while hand & bit and (limit is None or len(chains) <= limit):
+                chain |= bit
+                chains.append(chain)
+                bit = bit >> 1 if downward else bit << 1
+            if chain:
+                ends.append((tuple(chains), downward))
     return ends
 
 
@@ -517,25 +566,29 @@ def best_defence(
     if hand & knocker:
         dup = mask_cards(hand & knocker)[0]
         raise MeldError(f"{dup} is in both hands", rule="duplicate-card")
-    best: tuple[int, int] | None = None
-    best_laid_mask = best_chosen = 0
-    best_combo: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    ends = _layoff_ends(knocker_melds, hand, chain_limit)
+    best_dead, best_count = 1 << 30, 0
+    best_laid = best_chosen = 0
+    best_combo: tuple[int, ...] = ()
     # With no end to lay off onto, the product is one empty combination: the hand as it is.
-    for combo in itertools.product(*_layoff_chains(knocker_melds, hand, chain_limit)):
+    for combo in itertools.product(*[chains for chains, _downward in ends]):
         laid = 0
-        for chain_mask, _cards in combo:
-            if laid & chain_mask:
+        for chain in combo:
+            if laid & chain:
                 break  # two ends claimed the same card
-            laid |= chain_mask
+            laid |= chain
         else:
-            dead, chosen = _solve(hand & ~laid)
-            key = (dead, laid.bit_count())
-            if best is None or key < best:
-                best, best_laid_mask, best_combo, best_chosen = key, laid, combo, chosen
+            dead, ties = _solve(hand & ~laid)
+            if dead < best_dead or (dead == best_dead and laid.bit_count() < best_count):
+                best_dead, best_count, best_laid, best_combo, best_chosen = dead, laid.bit_count(), laid, combo, ties[0]
     # Each chain runs outward from its meld, so this order is legal as made.
-    best_laid = tuple(c for _mask, cards in best_combo for c in cards)
-    arr = _arrangement(hand & ~best_laid_mask, best_chosen)
-    return Defence(arr.melds, best_laid, arr.deadwood)
+    layoffs: list[Card] = []
+    for chain, (_chains, downward) in zip(best_combo, ends):
+        if chain:
+            cards = mask_cards(chain)
+            layoffs += reversed(cards) if downward else cards
+    melds, deadwood = _melds_and_deadwood(hand & ~best_laid, best_chosen)
+    return Defence(melds, tuple(layoffs), deadwood)
 
 
 # ---------------------------------------------------------------------------

@@ -56,7 +56,6 @@ from .melds import (
     best_defence,
     check_arrangement,
     check_layoffs,
-    deadwood_of_mask,
 )
 from .scoring import HandResult, HandScore, Tally, price_hand
 from .state import Ending, FinishedHand, MatchState, Shown, Timeline
@@ -328,6 +327,8 @@ def _first_dealer(state: WorkingMatch, ev: FirstDealer) -> None:
 
 
 def _require_ready(state: WorkingMatch, what: str) -> None:
+    if state.phase == "ready":
+        return
     if state.phase == "setup":
         raise _illegal(f"{what}: choose the first dealer first", "first-dealer")
     if state.phase == "hand":
@@ -340,46 +341,38 @@ def _require_ready(state: WorkingMatch, what: str) -> None:
 
 def _deal(state: WorkingMatch, ev: HandDealt) -> None:
     _require_ready(state, "a new hand")
-    assert state.dealer is not None
-    if ev.dealer != state.dealer:
-        raise _illegal(f"{state.dealer} deals this hand, not {ev.dealer}", "dealer")
-    rules = state.rules
+    dealer = state.dealer
+    assert dealer is not None
+    if ev.dealer != dealer:
+        raise _illegal(f"{dealer} deals this hand, not {ev.dealer}", "dealer")
     known = [0, 0]
-    stock_order = None
-    up = ev.upcard.bit
+    upcard = ev.upcard
+    up = upcard.bit
     if ev.hands is not None:
         for name, cards in ev.hands.items():
             _require_player(state, name)
             if len(cards) != HAND_SIZE:
                 raise _illegal(f"{name} is dealt {len(cards)} cards, not {HAND_SIZE}", "deal")
-            known[state.index(name)] = cards_mask(cards)
-            if known[state.index(name)].bit_count() != HAND_SIZE:
+            mask = cards_mask(cards)
+            if mask.bit_count() != HAND_SIZE:
                 raise _illegal(f"{name} is dealt a card twice", "duplicate-card")
+            known[state.index(name)] = mask
         if known[0] & known[1]:
             raise _illegal(f"{mask_cards(known[0] & known[1])[0]} is dealt to both players", "duplicate-card")
         if (known[0] | known[1]) & up:
-            raise _illegal(f"the upcard {ev.upcard} is also dealt to a player", "duplicate-card")
-    if ev.stock is not None:
-        if len(ev.stock) != 31:
-            raise _illegal(f"the stock holds 31 cards after the deal, not {len(ev.stock)}", "deal")
-        sm = cards_mask(ev.stock)
-        if sm.bit_count() != len(ev.stock):
+            raise _illegal(f"the upcard {upcard} is also dealt to a player", "duplicate-card")
+    stock = ev.stock
+    if stock is not None:
+        if len(stock) != 31:
+            raise _illegal(f"the stock holds 31 cards after the deal, not {len(stock)}", "deal")
+        sm = cards_mask(stock)
+        if sm.bit_count() != 31:
             raise _illegal("the stock lists a card twice", "duplicate-card")
         if sm & (known[0] | known[1] | up):
             raise _illegal(f"{mask_cards(sm & (known[0] | known[1] | up))[0]} is in the stock and dealt too", "duplicate-card")
-        stock_order = ev.stock
     state.hand = WorkingHand(
-        number=len(state.hands) + 1,
-        dealer=ev.dealer,
-        upcard=ev.upcard,
-        knock_limit=rules.knock_limit_for(ev.upcard),
-        phase="offer",
-        turn=state.other(ev.dealer),
-        stock=31,
-        pile=[ev.upcard],
-        known=known,
-        sizes=[HAND_SIZE, HAND_SIZE],
-        stock_order=stock_order,
+        len(state.hands) + 1, dealer, upcard, state.rules.knock_limit_for(upcard), "offer", state.other(dealer), 31,
+        [upcard], known, [HAND_SIZE, HAND_SIZE], stock,
     )
     state.phase = "hand"
 
@@ -469,7 +462,8 @@ def _draw(state: WorkingMatch, ev: CardDrawn) -> None:
             f"the stock is down to {hand.stock} cards: {ev.player} may only take the upcard to knock, or pass",
             "wall",
         )
-    if hand.stock <= 0:
+    stock = hand.stock
+    if stock <= 0:
         raise _illegal("the stock is empty", "empty-stock")
     stock_order = hand.stock_order
     bit = 0
@@ -485,7 +479,7 @@ def _draw(state: WorkingMatch, ev: CardDrawn) -> None:
             raise _illegal(f"{card} cannot be in the stock: its place is known", "card-elsewhere")
     hand.known[i] |= bit
     hand.sizes[i] += 1
-    hand.stock -= 1
+    hand.stock = stock - 1
     hand.phase = "discard"
     hand.taken = None
 
@@ -529,9 +523,9 @@ def _discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     rules = state.rules
     bounced = ev.player if hand.counted_take and hand.taken == card else None
     before = hand.bounced
-    bit = card.bit
-    hand.known[i] &= ~bit
-    hand.seen[i] &= ~bit
+    kept = ~card.bit
+    hand.known[i] &= kept
+    hand.seen[i] &= kept
     hand.sizes[i] -= 1
     hand.pile.append(card)
     hand.phase = "draw"
@@ -548,25 +542,25 @@ def _discard(state: WorkingMatch, ev: CardDiscarded) -> None:
             _end_void(state, hand, f"the stock is down to {hand.stock} cards", "moves")
 
 
-_HOW: Final = {Knocked: "knock", Gin: "gin", BigGin: "big_gin"}
+#: Each way of going out: its name in an :class:`~ginlog.state.Ending`, and in words.
+_HOW: Final = {Knocked: ("knock", "knock"), Gin: ("gin", "gin"), BigGin: ("big_gin", "big gin")}
 
 
 def _go_out(state: WorkingMatch, ev: Knocked | Gin | BigGin) -> None:
-    how = _HOW[type(ev)]
-    hand = _hand(state, ev.player, how.replace("_", " "))
-    rules = state.rules
-    i = state.index(ev.player)
+    how, words = _HOW[type(ev)]
+    hand = _hand(state, ev.player, words)
     card: Card | None
-    if isinstance(ev, BigGin):
-        if rules.big_gin_bonus is None:
+    if how == "big_gin":
+        if state.rules.big_gin_bonus is None:
             raise _illegal("big gin is not played under these rules", "big-gin-off")
         if hand.phase != "discard":
             raise _illegal(f"{ev.player} must draw before going big gin", "draw-first")
         card = None
+        i = state.index(ev.player)
         known, size = hand.known[i], hand.sizes[i]
     else:
         card = ev.card
-        _check_discard(state, hand, ev.player, card, how)
+        i = _check_discard(state, hand, ev.player, card, how)
         known, size = hand.known[i] & ~card.bit, hand.sizes[i] - 1
     if known.bit_count() == size:  # the whole hand is known: check now, not at the show
         _check_going_out(hand.knock_limit, how, ev.player, known)
@@ -580,7 +574,8 @@ def _go_out(state: WorkingMatch, ev: Knocked | Gin | BigGin) -> None:
 
 
 def _check_going_out(knock_limit: int, how: str, player: str, mask: int) -> None:
-    dead = deadwood_of_mask(mask)
+    # Not deadwood_of_mask: the show asks for this hand's arrangements, which are then remembered.
+    dead = best_arrangements(mask)[0].deadwood_value
     if how in ("gin", "big_gin") and dead:
         raise _illegal(f"{player} cannot go {how.replace('_', ' ')}: the best arrangement leaves {dead} deadwood", "not-gin")
     if how == "knock" and dead > knock_limit:
@@ -597,14 +592,16 @@ def _shown_cards(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> tuple
         raise _illegal(f"{ev.player} shows a card twice", "duplicate-card")
     if len(ev.cards) != hand.sizes[i]:
         raise _illegal(f"{ev.player} holds {hand.sizes[i]} cards, not {len(ev.cards)}", "hand-size")
-    missing = hand.known[i] & ~shown
+    known = hand.known[i]
+    if shown == known:  # the record knew the whole hand
+        return i, shown
+    missing = known & ~shown
     if missing:
         raise _illegal(
             f"{ev.player}'s hand must include {' '.join(map(str, mask_cards(missing)))} (taken from the pile, not discarded since)",
             "card-not-shown",
         )
-    unknown = shown & ~hand.known[i]  # nothing, when the record knew the whole hand
-    elsewhere = unknown and unknown & (hand.placed_mask() | hand.known[1 - i])
+    elsewhere = shown & ~known & (hand.placed_mask() | hand.known[1 - i])
     if elsewhere:
         card = mask_cards(elsewhere)[0]
         raise _illegal(f"{card} cannot be in {ev.player}'s hand: its place is known", "card-elsewhere")
@@ -642,13 +639,14 @@ def _show_knocker(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> None
         candidates = tuple(best_arrangements(mask))
         arr = candidates[0]
     dead = arr.deadwood_value
-    if how in ("gin", "big_gin") and dead:
-        raise _illegal(f"{ev.player} went {how.replace('_', ' ')} but shows {dead} deadwood", "not-gin")
-    if how == "knock" and dead > hand.knock_limit:
+    if how != "knock":
+        if dead:
+            raise _illegal(f"{ev.player} went {how.replace('_', ' ')} but shows {dead} deadwood", "not-gin")
+    elif dead > hand.knock_limit:
         raise _illegal(
             f"{ev.player} knocked with {dead} deadwood, over the limit of {hand.knock_limit}", "knock-limit"
         )
-    if how == "knock" and dead == 0:
+    elif not dead:
         how = "gin"  # a knock with no deadwood is gin
     shown = Shown(ev.player, mask_cards(mask), arr.melds, (), arr.deadwood, ev.melds is not None)
     hand.known[i] = mask
@@ -661,8 +659,8 @@ def _show_knocker(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> None
 def _show_defender(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> None:
     ending = hand.ending
     assert ending is not None and ending.knocker is not None
-    _i, mask = _shown_cards(state, hand, ev)
-    gin = ending.how in ("gin", "big_gin")
+    i, mask = _shown_cards(state, hand, ev)
+    gin = ending.how != "knock"
     if gin and ev.layoffs:
         raise _illegal(f"no lay-offs after {ending.how.replace('_', ' ')}", "layoff-after-gin")
     knocker = ending.knocker
@@ -710,7 +708,7 @@ def _show_defender(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> Non
     result = HandResult(
         ending.how, ending.player, knocker.deadwood_value, defender.deadwood_value, hand.upcard
     )
-    shown = (knocker, defender) if state.index(knocker.player) == 0 else (defender, knocker)
+    shown = (knocker, defender) if i else (defender, knocker)  # in the match's order of players
     _finish(state, hand, result, "moves", shown)
 
 
@@ -730,25 +728,19 @@ def _finish(
     dealer: str | None = None,
 ) -> None:
     """Score a hand, add it to the sheet and end it (ending the match when it is won)."""
+    rules = state.rules
     score = _price(state, result)
-    dealer = dealer if hand is None else hand.dealer
+    if hand is None:
+        number = len(state.hands) + 1
+    else:
+        number, dealer = hand.number, hand.dealer
     assert dealer is not None
-    tally = state.tally.add(state.rules, score)
-    finished = FinishedHand(
-        number=hand.number if hand is not None else len(state.hands) + 1,
-        dealer=dealer,
-        result=result,
-        score=score,
-        recorded=recorded,  # type: ignore[arg-type]
-        shown=shown,
-        void_reason=void_reason,
-        totals=tally.points,
-    )
-    state.dealer = tally.next_dealer(state.rules, dealer, score)
+    tally = state.tally.add(rules, score)
+    state.hands.append(FinishedHand(number, dealer, result, score, recorded, shown, void_reason, tally.points))  # type: ignore[arg-type]
+    state.dealer = tally.next_dealer(rules, dealer, score)
     state.tally = tally
-    state.hands.append(finished)
     state.hand = None
-    state.phase = "over" if tally.winner is not None or state.rules.single_hand else "ready"
+    state.phase = "over" if tally.winner is not None or rules.single_hand else "ready"
 
 
 def _end_void(state: WorkingMatch, hand: WorkingHand, reason: str, recorded: str) -> None:

@@ -135,18 +135,15 @@ class Tally:
             raise IllegalMove(f"the match is over: {self.winner} has won", rule="match-over")
         if score.winner is None:
             return self
-        i = self.index(score.winner)
-        pts = list(self.points)
-        won = list(self.hands_won)
-        pts[i] += score.points
-        won[i] += 1
-        if rules.box_timing == "hand":
-            pts[i] += rules.box_bonus
-        winner = None
+        gained = score.points + rules.box_bonus if rules.box_timing == "hand" else score.points
+        (a, b), (won_a, won_b) = self.points, self.hands_won
+        if self.index(score.winner) == 0:
+            points, won, total = (a + gained, b), (won_a + 1, won_b), a + gained
+        else:
+            points, won, total = (a, b + gained), (won_a, won_b + 1), b + gained
         target = rules.game_target
-        if target is not None and pts[i] >= target:
-            winner = score.winner
-        return Tally(self.players, (pts[0], pts[1]), (won[0], won[1]), winner)
+        winner = score.winner if target is not None and total >= target else None
+        return Tally(self.players, points, won, winner)
 
     def totals(self) -> dict[str, int]:
         """Running totals, without end-of-match bonuses."""

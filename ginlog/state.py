@@ -22,7 +22,7 @@ from typing import Final, Literal
 
 import attrs
 
-from .cards import Card, cards_mask, mask_cards
+from .cards import Card, cards_mask, cards_value, mask_cards
 from .melds import Arrangement, Meld
 from .rules import Rules
 from .scoring import HandResult, HandScore, Tally
@@ -67,7 +67,7 @@ class Shown:
 
     @property
     def deadwood_value(self) -> int:
-        return sum(c.value for c in self.deadwood)
+        return cards_value(self.deadwood)
 
 
 @attrs.frozen
