@@ -170,20 +170,6 @@ def _event(data: dict[str, object] | None, body: object) -> Event:
     return event
 
 
-def _apply_run(fold: Fold, events: Sequence[Event], seq: int, start: int) -> tuple[int, GinlogError | None]:
-    """Apply ``events[start:]`` (event ``i`` is seq ``seq + i``); stop at the first that breaks a rule.
-
-    Returns how far it got and the error, if any: ``(len(events), None)`` when all applied.
-    """
-    apply = fold.apply
-    for i in range(start, len(events)):
-        try:
-            apply(events[i], seq + i)
-        except GinlogError as exc:
-            return i, exc
-    return len(events), None
-
-
 def _rows(item: store.Row | store.KnownRun) -> Iterable[store.Row]:
     """A row of :func:`ginlog.store.read_runs` as itself, or a run as its rows."""
     if type(item) is not store.KnownRun:
@@ -238,7 +224,7 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
                     events = events[: upto + 1 - lineno]
                 done = 0
                 while done < len(events):
-                    k, exc = _apply_run(fold, events, seq, done)
+                    k, exc = fold.apply_run(events, seq, done)
                     if k > done:
                         lines, head = lineno + k - 1, digests[k - 1]
                         seen_anchor = seen_anchor or anchor in digests[done:k]

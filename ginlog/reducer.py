@@ -24,7 +24,7 @@ ginlog.errors.IllegalMove: it is Bob's turn, not Ann's [turn-order]
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -240,9 +240,7 @@ class Fold:
             try:
                 handler(self._work, event)
             except BaseException:
-                self._rebuild()
-                if self._snaps[-1][0] != self._n:
-                    self._snapshot()  # so that a run of bad lines rebuilds from here, not from far back
+                self._recover()
                 raise
         self._n = n = self._n + 1
         self._seq = seq
@@ -251,6 +249,62 @@ class Fold:
             self._depth += 1
         if n >= self._next_snapshot:
             self._snapshot()
+
+    def apply_run(
+        self, events: Sequence[Event], seq: int, start: int = 0
+    ) -> tuple[int, GinlogError | None]:
+        """Apply ``events[start:]`` in turn, ``events[i]`` being event ``seq + i``; stop at the first illegal one.
+
+        Returns how far it got and that event's error, or ``(len(events), None)``;
+        the fold is then as after the events before it. The same as
+        :meth:`apply` on each event, with the bookkeeping done once per stretch
+        between snapshots instead of once per event: this is the replay's
+        inner loop (see :class:`ginlog.store.KnownRun`).
+        """
+        i, end = start, len(events)
+        while i < end:
+            stop = min(end, i + max(1, self._next_snapshot - self._n))
+            work = self._work
+            j = i
+            try:
+                while j < stop:
+                    event = events[j]
+                    handler = _HANDLERS.get(type(event))
+                    if handler is None:
+                        break  # a correction, a note or not an event: apply() below
+                    handler(work, event)
+                    j += 1
+            except BaseException as exc:
+                self._applied(events, seq, i, j)
+                self._recover()
+                if isinstance(exc, GinlogError):
+                    return j, exc
+                raise
+            self._applied(events, seq, i, j)
+            if j < stop:
+                try:
+                    self.apply(events[j], seq + j)
+                except GinlogError as exc:
+                    return j, exc
+                j += 1
+            elif self._n >= self._next_snapshot:
+                self._snapshot()
+            i = j
+        return end, None
+
+    def _applied(self, events: Sequence[Event], seq: int, i: int, j: int) -> None:
+        """Book ``events[i:j]``, already applied to the working copy, as :meth:`apply` books each."""
+        if j > i:
+            self._n += j - i
+            self._seq = seq + j - 1
+            self._events += zip(range(seq + i, seq + j), events[i:j])
+            self._depth = min(UNDO_DEPTH, self._depth + j - i)
+
+    def _recover(self) -> None:
+        """After an event failed half-way: the working copy as before it, from the nearest snapshot."""
+        self._rebuild()
+        if self._snaps[-1][0] != self._n:
+            self._snapshot()  # so that a run of bad lines rebuilds from here, not from far back
 
     def _snapshot(self) -> None:
         snaps = self._snaps

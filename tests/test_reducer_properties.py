@@ -831,6 +831,24 @@ def test_fold_agrees_with_apply_on_noisy_logs(data: Any, name: str, mode: Mode, 
             else:
                 applied.append(ev)
     assert fold_.rewind().timeline() == tl
+    # Fold.apply_run, as the file reader uses it on runs of known lines, over stretches of any length.
+    runner = Fold(events[0], 1)  # type: ignore[arg-type]
+    run_errors: list[tuple[int, tuple[str, str]]] = []
+    at = 1
+    while at < len(log):
+        size = data.draw(st.integers(1, 300), label="run length")
+        run = log[at : at + size]
+        done = 0
+        while done < len(run):
+            k, exc = runner.apply_run(run, at + 1, done)
+            if exc is not None:
+                assert isinstance(exc, IllegalMove)
+                run_errors.append((at + 1 + k, (exc.rule, exc.message)))
+                k += 1
+            done = k
+        at += len(run)
+    assert run_errors == errors
+    assert runner.seq == tl.seq and runner.state == tl.state and runner.rewind().timeline() == tl
     event(f"{len(log)} lines, {len(errors)} illegal, {sum(isinstance(e, Correction) for e in log)} corrections")
     # Through a file: the collecting reader says the same.
     report = read_match(io.BytesIO(file_bytes(log)), name="m.jsonl", collect=True)
@@ -855,6 +873,20 @@ def test_fold_undoes_across_snapshots_to_the_limit() -> None:
     _tl, err = _both(tl, fold_, Correction(undoes=tl.seq), seq + 1)
     assert err is not None and err[0] == "correction"
     assert fold_.rewind().timeline() == tl
+
+
+def test_apply_run_undoes_to_the_limit_and_no_further() -> None:
+    """After a long run through :meth:`Fold.apply_run`, corrections reach back UNDO_DEPTH events, as with apply."""
+    events = simulate_match(attrs.evolve(preset("standard"), game_target=10**9), seed=11, mode="full", max_hands=16)
+    assert len(events) > 3 * SNAPSHOT_EVERY
+    tl = fold(events)
+    runner = Fold(events[0], 1)  # type: ignore[arg-type]
+    corrections = [Correction(undoes=len(events) - k) for k in range(UNDO_DEPTH + 1)]
+    k, exc = runner.apply_run([*events[1:], *corrections], 2)
+    assert k == len(events) - 1 + UNDO_DEPTH and isinstance(exc, IllegalMove) and exc.rule == "correction"
+    for _ in range(UNDO_DEPTH):
+        tl = apply(tl, Correction(undoes=tl.seq))
+    assert runner.seq == tl.seq and runner.state == tl.state and runner.rewind().timeline() == tl
 
 
 # ---------------------------------------------------------------------------
