@@ -393,9 +393,10 @@ _CANONICAL: Final = re.compile(
     rb'"prev":(?:"([0-9a-f]{64})"|null),("[^\n]{0,200}\})'
 ).fullmatch
 #: Bytes read at a time. A block's known lines are checked together (see :func:`_known_bodies`).
-_BLOCK = 1 << 17
+_BLOCK = 1 << 16
 _hexdigest: Final = operator.methodcaller("hexdigest")
-_START: Final = b'{"seq":%d,"ts":"'.__mod__  # a line ginlog writes begins so, then 24 bytes of time
+_START_BYTES: Final = b'{"seq":%d,"ts":"'  # a line ginlog writes begins so, then 24 bytes of time
+_START: Final = _START_BYTES.__mod__
 _LINK: Final = b',"prev":"%s",'.__mod__  # ... and has this between type and v and its fields
 
 
@@ -425,9 +426,9 @@ def _known_bodies(
     links = [_link(prev)]
     links += map(_LINK, map(str.encode, digests[:-1]))
     befores, _, afters = zip(*map(bytes.partition, lines, links))
-    ok = list(map(bytes.startswith, befores, map(_START, range(seq, seq + n))))
     mids: list[bytes] = []
     stamps: list[bytes] = []
+    wrong: list[int] = []  # lines that do not begin with the seq they must have
     at = 0
     while at < n:  # the seq's width sets where the time ends: one slice per width
         width = len(str(seq + at))
@@ -435,6 +436,11 @@ def _known_bodies(
         span = befores[at:upto]
         mids += map(operator.itemgetter(slice(38 + width, None)), span)
         stamps += map(operator.itemgetter(slice(14 + width, 38 + width)), span)
+        # All the beginnings at once: joined, they are the expected ones joined, or some line is wrong.
+        begun = b"".join(map(operator.itemgetter(slice(14 + width)), span))
+        if begun != (_START_BYTES * (upto - at)) % tuple(range(seq + at, seq + upto)):
+            starts = map(_START, range(seq + at, seq + upto))
+            wrong += itertools.compress(range(at, upto), map(operator.not_, map(bytes.startswith, span, starts)))
         at = upto
     keys = list(zip(mids, afters))
     bodies = list(map(known.get, keys))  # type: ignore[call-overload]
@@ -443,8 +449,8 @@ def _known_bodies(
             bodies[i] = decode(keys[i])
     seen = set(stamps)
     bad = seen.difference(filter(_CANONICAL_TS, seen))
-    if bad or not all(ok):
-        for i in itertools.compress(range(n), map(operator.not_, ok)):
+    if bad or wrong:
+        for i in wrong:
             bodies[i] = None
         if bad:
             for i, stamp in enumerate(stamps):
