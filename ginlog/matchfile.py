@@ -170,14 +170,6 @@ def _event(data: dict[str, object] | None, body: object) -> Event:
     return event
 
 
-def _rows(item: store.Row | store.KnownRun) -> Iterable[store.Row]:
-    """A row of :func:`ginlog.store.read_runs` as itself, or a run as its rows."""
-    if type(item) is not store.KnownRun:
-        return (item,)  # type: ignore[return-value]
-    lineno, seq, bodies, digests, raws = item
-    return [(lineno + i, raws[i], seq + i, None, digests[i], body) for i, body in enumerate(bodies)]
-
-
 def read_match(
     source: Source,
     *,
@@ -236,7 +228,7 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
                     errors.append(err)
                     done = k + 1
                 continue
-            for lineno, _raw, seq, data, digest, body in _rows(item):
+            for lineno, _raw, seq, data, digest, body in store.rows(item):
                 if upto is not None and lineno > upto:
                     break
                 if seq is None:
@@ -260,8 +252,8 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
                 if not seen_anchor and digest == anchor:
                     seen_anchor = True
             else:
-                continue
-            break
+                continue  # every row read: on to the next item
+            break  # past upto, or no first line to check the rest against
     except GinlogError as exc:
         if not collect:
             raise

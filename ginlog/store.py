@@ -67,6 +67,7 @@ __all__ = [
     "read_rows",
     "read_bodies",
     "read_runs",
+    "rows",
     "KnownRun",
     "head",
     "create",
@@ -341,12 +342,15 @@ def read_bodies(
     [(1, None, 'a note'), (2, None, 'a note')]
     """
     for item in read_runs(source, known, errors=errors, name=name, decode=decode):
-        if type(item) is KnownRun:
-            lineno, seq, bodies, digests, raws = item
-            for i, body in enumerate(bodies):
-                yield lineno + i, raws[i], seq + i, None, digests[i], body
-        else:
-            yield item
+        yield from rows(item)
+
+
+def rows(item: Row | KnownRun) -> Sequence[Row]:
+    """An item of :func:`read_runs` as rows of :func:`read_bodies`: a row as itself, a run as its lines."""
+    if type(item) is not KnownRun:
+        return (item,)  # type: ignore[return-value]
+    lineno, seq, bodies, digests, raws = item
+    return [(lineno + i, raws[i], seq + i, None, digests[i], body) for i, body in enumerate(bodies)]
 
 
 def read_runs(
@@ -498,7 +502,7 @@ def _read_stream(
         nonlocal expect_seq, prev_digest
         try:
             if len(raw) > MAX_LINE_BYTES:
-                raise MalformedLine(f"line is {len(raw)} bytes long; the limit is {MAX_LINE_BYTES} bytes", rule="line-too-long")
+                raise _too_long(len(raw))
             data = _parse(raw)
         except MalformedLine as exc:
             report(exc.at(path=label, line=lineno))
@@ -606,14 +610,7 @@ def _read_stream(
                     break
                 hasher.update(more)
                 total += len(more)
-            report(
-                MalformedLine(
-                    f"line is {total} bytes long; the limit is {MAX_LINE_BYTES} bytes",
-                    rule="line-too-long",
-                    path=label,
-                    line=lineno,
-                )
-            )
+            report(_too_long(total).at(path=label, line=lineno))
             prev_digest = hasher.hexdigest()
             expect_seq += 1
             continue
@@ -632,6 +629,10 @@ def _must_be_bytes(chunk: Any, label: str) -> bytes:
     if not isinstance(chunk, bytes):
         raise StoreError(f"{label} must be opened in binary mode", rule="file", path=label)
     return chunk
+
+
+def _too_long(size: int) -> MalformedLine:
+    return MalformedLine(f"line is {size} bytes long; the limit is {MAX_LINE_BYTES} bytes", rule="line-too-long")
 
 
 def _torn_error(size: int, start: bytes, label: str, lineno: int) -> TornTail:
