@@ -10,8 +10,11 @@
    match. Each file is built in memory with ``store.encode``/``store.digest``
    (one ``ts`` for every line, as one ``create`` + ``append_many`` writes it)
    and written once: byte for byte what ginlog writes.
-2. Speed, in one run over the same files (wall and CPU seconds; the rates
-   are per CPU second, i.e. per core, so other load on the machine matters less):
+2. Speed, in one run over the same files, in a fresh interpreter that only
+   reads (as ``ginlog audit`` would be: the generator's heap, tens of MB of
+   simulated matches, made ginlog's reads up to a fifth slower; ``--in-process``
+   measures in the generating process instead), wall and CPU seconds; the rates
+   are per CPU second, i.e. per core, so other load on the machine matters less:
    - the floor (the readers take turns, ``--repeat`` times, best kept): a plain Python loop over each file's lines doing
      ``json.loads`` + ``hashlib.sha256`` and nothing else;
    - ginlog: ``read_match(path)`` on every file (reads, checks the hash chain,
@@ -274,6 +277,30 @@ def measure_child(path: Path | None) -> dict[str, float]:
     return out
 
 
+_PASSES = r"""
+import json, sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import attrs
+import bench_replay
+passes = bench_replay.best_of(
+    int(sys.argv[2]), (bench_replay.floor_pass, bench_replay.ginlog_pass), [Path(p) for p in sys.argv[3:]]
+)
+print(json.dumps([attrs.asdict(p) for p in passes]))
+"""
+
+
+def fresh_passes(n: int, paths: Sequence[Path]) -> list[Pass]:
+    """:func:`best_of` the floor and ginlog, run in a fresh interpreter that does nothing else."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _PASSES, str(Path(__file__).resolve().parent), str(n), *map(str, paths)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env(), check=False,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"the measuring subprocess failed:\n{proc.stderr}")
+    return [Pass(**p) for p in json.loads(proc.stdout.strip().splitlines()[-1])]
+
+
 # ---------------------------------------------------------------------------
 # Output
 
@@ -318,6 +345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     parser.add_argument("--repeat", type=int, default=1, help="time each corpus pass this many times, keep the best")
     parser.add_argument("--profile", action="store_true", help="profile the corpus read (top 15 by tottime)")
+    parser.add_argument("--in-process", action="store_true", help="time the reads in this (generating) process")
     args = parser.parse_args(argv)
     if min(args.hands, args.match_hands, args.repeat) < 1:
         parser.error("--hands, --match-hands and --repeat must be 1 or more")
@@ -337,12 +365,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"full information), {corpus.hands:,} hands, {corpus.events:,} events, {corpus.size / MB:.1f} MB; "
             f"generated in {corpus.seconds:.1f} s"
         )
-        floor, gin = best_of(args.repeat, (floor_pass, ginlog_pass), corpus.paths)
+        if args.in_process:
+            floor, gin = best_of(args.repeat, (floor_pass, ginlog_pass), corpus.paths)
+        else:
+            floor, gin = fresh_passes(args.repeat, corpus.paths)
         if (gin.events, gin.hands, floor.events) != (corpus.events, corpus.hands, corpus.events):
             raise SystemExit(f"read back {gin.events} events / {gin.hands} hands, wrote {corpus.events} / {corpus.hands}")
         events, hands = corpus.events, corpus.hands
         print()
-        print(f"corpus read (best of {args.repeat}; rates per CPU second, i.e. per core):")
+        where = "in this process" if args.in_process else "in a fresh process"
+        print(f"corpus read ({where}, best of {args.repeat}; rates per CPU second, i.e. per core):")
         print(table(
             [
                 [name, f"{p.wall:.3f}", f"{p.cpu:.3f}", rate(events, p.cpu), rate(hands, p.cpu), rate(corpus.size / MB, p.cpu)]

@@ -47,7 +47,7 @@ def test_bench_replay_runs(bench, capsys: pytest.CaptureFixture[str], tmp_path: 
     text = capsys.readouterr().out
     for row in (
         r"corpus: 3 match files .* 20 hands, [\d,]+ events",
-        r"corpus read \(best of 1; rates per CPU second, i\.e\. per core\):",
+        r"corpus read \(in a fresh process, best of 1; rates per CPU second, i\.e\. per core\):",
         r"floor \(json\.loads \+ sha256\)\s+[\d.]+\s+[\d.]+\s+[\d,]+\s+[\d,]+",
         r"ginlog read_match\s+[\d.]+\s+[\d.]+\s+[\d,]+\s+[\d,]+",
         r"ginlog / floor \(time\)\s+[\d.]+x",
@@ -66,3 +66,11 @@ def test_bench_replay_runs(bench, capsys: pytest.CaptureFixture[str], tmp_path: 
     assert len(profile_rows) == 15
     # Generated data is cleaned up.
     assert out_dir.is_dir() and not any(out_dir.iterdir())
+
+
+def test_bench_replay_can_time_in_process(bench, capsys: pytest.CaptureFixture[str]) -> None:
+    code = bench.main(["--hands", "6", "--match-hands", "3", "--big-mb", "0", "--in-process"])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert re.search(r"corpus read \(in this process, best of 1;", text)
+    assert re.search(r"ginlog read_match\s+[\d.]+\s+[\d.]+\s+[\d,]+\s+[\d,]+", text)
