@@ -446,20 +446,19 @@ def _known_bodies(
             starts = map(_START, range(seq + at, seq + upto))
             wrong += itertools.compress(range(at, upto), map(operator.not_, map(bytes.startswith, span, starts)))
         at = upto
+    seen = set(stamps)
+    bad = seen.difference(filter(_CANONICAL_TS, seen))
+    rejected = set(wrong)  # an envelope that is not right: whatever the body, the line is read in full
+    if bad:
+        rejected.update(i for i, stamp in enumerate(stamps) if stamp in bad)
     keys = list(zip(mids, afters))
     bodies = list(map(known.get, keys))  # type: ignore[call-overload]
     if decode is not None:
         for i in itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None))):
-            bodies[i] = decode(keys[i])
-    seen = set(stamps)
-    bad = seen.difference(filter(_CANONICAL_TS, seen))
-    if bad or wrong:
-        for i in wrong:
-            bodies[i] = None
-        if bad:
-            for i, stamp in enumerate(stamps):
-                if stamp in bad:
-                    bodies[i] = None
+            if i not in rejected:
+                bodies[i] = decode(keys[i])
+    for i in rejected:
+        bodies[i] = None
     return bodies
 
 
@@ -570,7 +569,7 @@ def _read_stream(
             # The lines to read one by one: all of them, or those whose body is not known.
             slow: Iterable[int] = range(len(lines))
             bodies: list[Any] = []
-            if known or (decode is not None and known is not None):
+            if known is not None and (known or decode is not None):
                 bodies = _known_bodies(lines, digests, prev_digest, expect_seq, known, decode)
                 slow = itertools.compress(slow, map(operator.is_, bodies, itertools.repeat(None)))
             base = expect_seq
