@@ -5,12 +5,12 @@
 1. A match file of about ``--events`` events: the ``standard`` rules with
    ``game_target`` raised (``attrs.evolve``) so the match never ends by score,
    hands simulated (table view) until the count is reached, written through
-   ``ginlog.store``. It ends between hands, so ``upcard 7h`` is legal next.
+   ``ginlog.log.store``. It ends between hands, so ``upcard 7h`` is legal next.
 2. Wall time of each command with ``subprocess.run``, ``--repeat`` times,
    interleaved so a change of machine load hits every row alike:
 
    a. ``python -c pass``                 the bare interpreter (the same one);
-   b. ``python -c "import ginlog.cli"``  the CLI module alone;
+   b. ``python -c "import ginlog.app.cli"``  the CLI module alone;
    b'. ``python -c "import attrs, cattrs"`` the two required libraries alone: a floor
       no command that reads a record can go under;
    c. ``ginlog play MATCH 'upcard 7h'``  one legal entry appended through the
@@ -44,11 +44,11 @@ from pathlib import Path
 
 import attrs
 
-from ginlog import store
-from ginlog.events import SCHEMA_VERSION, Event, FirstDealer, MatchStarted, event_fields, event_type
-from ginlog.reducer import start, step
-from ginlog.rules import preset
-from ginlog.simulate import simulate_hand
+from ginlog.log import store
+from ginlog.log.events import SCHEMA_VERSION, Event, FirstDealer, MatchStarted, event_fields, event_type
+from ginlog.play.reducer import start, step
+from ginlog.game.rules import preset
+from ginlog.play.simulate import simulate_hand
 
 TARGET_RATIO = 4.0
 ENTRY = "upcard 7h"
@@ -58,12 +58,12 @@ PLAYERS = ("Ann", "Bob")
 
 
 def ginlog_command() -> list[str]:
-    """The installed ``ginlog`` executable (next to this interpreter), or ``python -m ginlog.cli``."""
+    """The installed ``ginlog`` executable (next to this interpreter), or ``python -m ginlog.app.cli``."""
     script = Path(sys.executable).parent / "ginlog"
     if script.exists():
         return [str(script)]
     found = shutil.which("ginlog")
-    return [found] if found else [sys.executable, "-m", "ginlog.cli"]
+    return [found] if found else [sys.executable, "-m", "ginlog.app.cli"]
 
 
 def build_events(n_events: int, seed: int) -> tuple[list[Event], int]:
@@ -159,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         rows: list[tuple[str, list[str], bool]] = [
             ("python -c pass", [py, "-c", "pass"], False),
-            ('python -c "import ginlog.cli"', [py, "-c", "import ginlog.cli"], False),
+            ('python -c "import ginlog.app.cli"', [py, "-c", "import ginlog.app.cli"], False),
             ('python -c "import attrs, cattrs"', [py, "-c", "import attrs, cattrs"], False),
             (PLAY_LABEL, [*ginlog, "play", str(work), ENTRY], True),
             ("ginlog score MATCH", [*ginlog, "score", str(master)], False),
@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if len(work.read_bytes().splitlines()) != len(events):  # pragma: no cover
             raise SystemExit("bench_cli: the copy is not fresh")
         fresh()
-        script_args = ginlog[1:] if ginlog[0] == py else ginlog  # a script, or -m ginlog.cli
+        script_args = ginlog[1:] if ginlog[0] == py else ginlog  # a script, or -m ginlog.app.cli
         imports = import_times([*script_args, "play", str(work), ENTRY])
         appended = len(work.read_bytes().splitlines()) - len(events)
 

@@ -29,8 +29,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ginlog.cards import DECK, Card, cards_mask
-from ginlog.melds import best_arrangement, deadwood_of_mask, min_deadwood
+from ginlog.game.cards import DECK, Card, cards_mask
+from ginlog.game.melds import best_arrangement, deadwood_of_mask, min_deadwood
 
 #: Reference medians in µs from the issue: (random, meld-rich).
 RLCARD_US = {"random": 11.0, "meld-rich": 40.0}

@@ -55,12 +55,12 @@ from typing import Any
 
 import attrs
 
-from ginlog import store
-from ginlog.events import SCHEMA_VERSION, Event, FirstDealer, MatchStarted, event_fields, event_type
-from ginlog.matchfile import read_match
-from ginlog.reducer import start, step
-from ginlog.rules import Rules, preset
-from ginlog.simulate import simulate_hand, simulate_match
+from ginlog.log import store
+from ginlog.log.events import SCHEMA_VERSION, Event, FirstDealer, MatchStarted, event_fields, event_type
+from ginlog.match.matchfile import read_match
+from ginlog.play.reducer import start, step
+from ginlog.game.rules import Rules, preset
+from ginlog.play.simulate import simulate_hand, simulate_match
 
 OPENSPIEL_HANDS_PER_S = 575.0
 TARGET_HANDS_PER_S = 3000.0
@@ -71,7 +71,7 @@ MB = 1024 * 1024
 _CHILD = r"""
 import json, resource, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
-from ginlog.matchfile import read_match
+from ginlog.match.matchfile import read_match
 out = {"import_s": time.perf_counter() - t0, "import_cpu": time.process_time() - c0}
 if sys.argv[1] != "-":
     t, c = time.perf_counter(), time.process_time()

@@ -108,8 +108,8 @@ def run_crash(kills: int, seed: int, disk: Path) -> bool:
 
 
 def run_races(races: int, seed: int, disk: Path) -> bool:
-    from ginlog.rules import preset
-    from ginlog.simulate import simulate_match
+    from ginlog.game.rules import preset
+    from ginlog.play.simulate import simulate_match
 
     t = time.monotonic()
     d = _scratch(disk, "race")
@@ -262,7 +262,7 @@ def _cli_sample(samples: Sequence[bytes], d: Path) -> dict[str, int]:
         p.write_bytes(data)
         paths.append(str(p))
     exe = Path(sys.executable).with_name("ginlog")
-    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "ginlog.cli"]
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "ginlog.app.cli"]
     for i in range(0, len(paths), 10):
         batch = paths[i : i + 10]
         proc = subprocess.run([*cmd, "validate", *batch], capture_output=True, text=True, timeout=300)

@@ -8,7 +8,7 @@ Card('TH')
 >>> min_deadwood("AS 2S 3S 4S 5S AC AD AH QH KH")
 20
 
-The names are loaded on first use (PEP 562), so ``import ginlog.cli`` for a
+The names are loaded on first use (PEP 562), so ``import ginlog.app.cli`` for a
 scripted ``ginlog play`` does not pay for modules it does not need.
 """
 
@@ -20,24 +20,24 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "Card": "cards",
-    "parse_card": "cards",
-    "parse_cards": "cards",
+    "Card": "game.cards",
+    "parse_card": "game.cards",
+    "parse_cards": "game.cards",
     "GinlogError": "errors",
-    "Meld": "melds",
-    "Arrangement": "melds",
-    "min_deadwood": "melds",
-    "best_arrangement": "melds",
-    "best_discard": "melds",
-    "best_defence": "melds",
+    "Meld": "game.melds",
+    "Arrangement": "game.melds",
+    "min_deadwood": "game.melds",
+    "best_arrangement": "game.melds",
+    "best_discard": "game.melds",
+    "best_defence": "game.melds",
 }
 
 __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .cards import Card, parse_card, parse_cards
-    from .errors import GinlogError
-    from .melds import Arrangement, Meld, best_arrangement, best_defence, best_discard, min_deadwood
+    from ginlog.game.cards import Card, parse_card, parse_cards
+    from ginlog.errors import GinlogError
+    from ginlog.game.melds import Arrangement, Meld, best_arrangement, best_defence, best_discard, min_deadwood
 
 
 def __getattr__(name: str) -> Any:

@@ -33,9 +33,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ginlog import store
-from ginlog.cards import DECK, Card, parse_card, parse_cards
-from ginlog.events import (
+from ginlog.log import store
+from ginlog.game.cards import DECK, Card, parse_card, parse_cards
+from ginlog.log.events import (
     SCHEMA_VERSION,
     CardDiscarded,
     CardDrawn,
@@ -52,10 +52,10 @@ from ginlog.events import (
     event_fields,
     event_type,
 )
-from ginlog.matchfile import append_events, new_match, read_match
-from ginlog.rules import Rules, preset
-from ginlog.simulate import Mode, simulate_hand
-from ginlog.state import FinishedHand, MatchState, Timeline
+from ginlog.match.matchfile import append_events, new_match, read_match
+from ginlog.game.rules import Rules, preset
+from ginlog.play.simulate import Mode, simulate_hand
+from ginlog.play.state import FinishedHand, MatchState, Timeline
 
 HERE = Path(__file__).resolve().parent
 

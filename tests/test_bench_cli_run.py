@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.matchfile import read_match
+from ginlog.match.matchfile import read_match
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_cli.py"
 
@@ -44,7 +44,7 @@ def test_bench_cli_runs(bench, capsys: pytest.CaptureFixture[str]) -> None:
         r"match: [\d,]+ events, \d+ hands, \d+ KB",
         r"command\s+median ms\s+min ms\s+x bare",
         r"python -c pass\s+[\d.]+\s+[\d.]+\s+1\.00x",
-        r"python -c \"import ginlog\.cli\"\s+[\d.]+\s+[\d.]+\s+[\d.]+x",
+        r"python -c \"import ginlog\.app\.cli\"\s+[\d.]+\s+[\d.]+\s+[\d.]+x",
         r"ginlog play MATCH 'upcard 7h'\s+[\d.]+\s+[\d.]+\s+[\d.]+x",
         r"ginlog score MATCH\s+[\d.]+\s+[\d.]+\s+[\d.]+x",
         r"ginlog play SMALL 'upcard 7h'\s+[\d.]+\s+[\d.]+\s+[\d.]+x",

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ginlog import store
-from ginlog.events import SCHEMA_VERSION, event_fields, event_type
-from ginlog.matchfile import read_match
+from ginlog.log import store
+from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
+from ginlog.match.matchfile import read_match
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_replay.py"
 TS = "2026-11-29T19:56:25.123Z"

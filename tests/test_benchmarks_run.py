@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from ginlog.melds import min_deadwood
+from ginlog.game.melds import min_deadwood
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 

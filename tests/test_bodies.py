@@ -1,6 +1,6 @@
 """The replay's fast path: lines whose body was seen before are not parsed.
 
-:func:`ginlog.store.read_bodies` reads the envelope of a line as ginlog writes
+:func:`ginlog.log.store.read_bodies` reads the envelope of a line as ginlog writes
 it off the bytes and, when the rest (the ``type``, ``v`` and the fields) is a
 body it already knows, skips JSON and structuring. That is only sound if a
 file reads the same with and without it: every error in the same place with
@@ -21,11 +21,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ginlog import matchfile, store
-from ginlog.events import SCHEMA_VERSION, Event, event_fields, event_type
-from ginlog.matchfile import MatchReport, iter_steps, read_match
-from ginlog.rules import preset
-from ginlog.simulate import simulate_match
+from ginlog.log import store
+from ginlog.match import matchfile
+from ginlog.log.events import SCHEMA_VERSION, Event, event_fields, event_type
+from ginlog.match.matchfile import MatchReport, iter_steps, read_match
+from ginlog.game.rules import preset
+from ginlog.play.simulate import simulate_match
 
 TS = "2026-11-29T19:56:25.123Z"
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginlog.cards import (
+from ginlog.game.cards import (
     DECK,
     Card,
     cards_mask,

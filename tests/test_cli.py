@@ -24,14 +24,15 @@ import attrs
 import pytest
 from typer.testing import CliRunner
 
-from ginlog import __version__, store
-from ginlog import events as E
-from ginlog.cli import build_app
-from ginlog.events import SCHEMA_VERSION, event_fields, event_type
-from ginlog.matchfile import read_match
-from ginlog.reducer import fold
-from ginlog.rules import preset
-from ginlog.simulate import simulate_match
+from ginlog import __version__
+from ginlog.log import store
+from ginlog.log import events as E
+from ginlog.app.cli import build_app
+from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
+from ginlog.match.matchfile import read_match
+from ginlog.play.reducer import fold
+from ginlog.game.rules import preset
+from ginlog.play.simulate import simulate_match
 
 GINLOG = Path(sys.executable).parent / "ginlog"
 
@@ -441,7 +442,7 @@ def test_play_appends_through_the_fast_path_without_typer(at_discard: Path) -> N
     assert p.returncode == 0, p.stderr
     assert p.stdout == f"{at_discard}: 2 event(s) appended, now at event 9\n"
     imported = {ln.rsplit("|", 1)[1].strip() for ln in p.stderr.splitlines() if ln.startswith("import time:")}
-    assert "ginlog.cli" in imported
+    assert "ginlog.app.cli" in imported
     heavy = sorted(m for m in imported if m.split(".")[0] in ("typer", "rich", "click"))
     assert not heavy, f"the play fast path imported {heavy[:5]}"
 
@@ -872,7 +873,7 @@ def test_audit_missing_path(app: Any, tmp_path: Path) -> None:
 
 
 def test_schema(app: Any) -> None:
-    if importlib.util.find_spec("ginlog.schema") is None:
+    if importlib.util.find_spec("ginlog.log.schema") is None:
         pytest.skip("ginlog/schema.py is being written")
     r = run(app, "schema")
     assert r.exit_code == 0, r.output

@@ -9,9 +9,9 @@ from pathlib import Path
 import attrs
 import pytest
 
-from ginlog.cards import parse_card
+from ginlog.game.cards import parse_card
 from ginlog.errors import EventError, GinlogError
-from ginlog.events import (
+from ginlog.log.events import (
     EVENT_TYPES,
     SCHEMA_VERSION,
     CardDrawn,
@@ -21,8 +21,8 @@ from ginlog.events import (
     event_from_line,
     upcast,
 )
-from ginlog.matchfile import read_match
-from ginlog.rules import preset, rules_to_dict
+from ginlog.match.matchfile import read_match
+from ginlog.game.rules import preset, rules_to_dict
 
 TS = "2026-11-29T19:56:25.123Z"
 
@@ -156,7 +156,7 @@ def test_the_first_line_a_process_reads_has_its_ts_checked() -> None:
     import sys
 
     code = (
-        "from ginlog.events import event_from_line\n"
+        "from ginlog.log.events import event_from_line\n"
         "from ginlog.errors import EventError\n"
         "try:\n"
         "    event_from_line({'seq': 1, 'type': 'upcard_passed', 'v': 2, 'prev': None, 'player': 'Ann'})\n"

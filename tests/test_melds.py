@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from ginlog.cards import Card, parse_card, parse_cards
+from ginlog.game.cards import Card, parse_card, parse_cards
 from ginlog.errors import CardError, MeldError
-from ginlog.melds import (
+from ginlog.game.melds import (
     Defence,
     Meld,
     best_arrangement,

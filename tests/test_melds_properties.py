@@ -1,6 +1,6 @@
 """The meld solver against a deliberately naive brute force.
 
-The brute force below shares no code with ``ginlog.melds``: cards are plain
+The brute force below shares no code with ``ginlog.game.melds``: cards are plain
 ``(rank, suit)`` tuples built here from text, melds are frozensets of them. It
 lists every candidate meld of a hand (every 3- and 4-card set, every run of 3
 or more), tries every collection of pairwise-disjoint candidates, and keeps
@@ -25,9 +25,9 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from ginlog.cards import Card, parse_cards
+from ginlog.game.cards import Card, parse_cards
 from ginlog.errors import MeldError
-from ginlog.melds import (
+from ginlog.game.melds import (
     Defence,
     Meld,
     best_arrangement,
@@ -40,7 +40,7 @@ from ginlog.melds import (
 )
 
 # ---------------------------------------------------------------------------
-# The naive brute force (no ginlog.melds code)
+# The naive brute force (no ginlog.game.melds code)
 
 Naive = tuple[int, str]  # (rank 1..13, suit letter); ace is 1
 NaiveMeld = frozenset[Naive]

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ginlog.audit import audit_file
-from ginlog.cli import build_app
+from ginlog.app.audit import audit_file
+from ginlog.app.cli import build_app
 from ginlog.errors import GinlogError
-from ginlog.matchfile import read_match
-from ginlog.openspiel import MELDS, import_file, parse_record, record_events
-from ginlog.reducer import fold
-from ginlog.views import score_json
+from ginlog.match.matchfile import read_match
+from ginlog.app.openspiel import MELDS, import_file, parse_record, record_events
+from ginlog.play.reducer import fold
+from ginlog.app.views import score_json
 
 DATA = Path(__file__).parent / "data" / "openspiel"
 RECORDS = DATA / "records"

@@ -205,7 +205,7 @@ def _documented_knobs() -> dict[str, object]:
 
 
 def test_knob_table_defaults_match_the_standard_preset() -> None:
-    from ginlog.rules import preset, rules_to_dict
+    from ginlog.game.rules import preset, rules_to_dict
 
     actual = rules_to_dict(preset("standard"))
     documented = _documented_knobs()
@@ -214,7 +214,7 @@ def test_knob_table_defaults_match_the_standard_preset() -> None:
 
 
 def test_knob_table_lists_every_knob() -> None:
-    from ginlog.rules import preset, rules_to_dict
+    from ginlog.game.rules import preset, rules_to_dict
 
     assert sorted(set(rules_to_dict(preset("standard"))) - set(_documented_knobs())) == []
 
@@ -222,7 +222,7 @@ def test_knob_table_lists_every_knob() -> None:
 def test_commands_table_names_real_commands() -> None:
     import typer.main
 
-    from ginlog.cli import build_app
+    from ginlog.app.cli import build_app
 
     root = typer.main.get_command(build_app())
     for cell, *_ in _table_rows(section(readme(), "Commands"), "| command |"):
@@ -239,13 +239,13 @@ def test_commands_table_names_real_commands() -> None:
 
 
 def test_entry_language_table_matches_the_parser() -> None:
-    from ginlog.entry import WORDS
+    from ginlog.app.entry import WORDS
 
     text = section(readme(), "The entry language")
     for cell, *_ in _table_rows(text, "| entry |"):
         for word in re.findall(r"`([a-z]+)[ `]", cell) + re.findall(r"\(`([a-z]+)`\)", cell):
             assert word in WORDS or word in ("lay",), f"README entry word {word!r} is not in the entry language"
-    from ginlog.cards import parse_card
+    from ginlog.game.cards import parse_card
 
     spellings = re.search(r"Cards are forgiving: (.*?) all read as", text, re.S)
     assert spellings
@@ -254,7 +254,7 @@ def test_entry_language_table_matches_the_parser() -> None:
 
 
 def test_readme_documents_the_json_shapes() -> None:
-    from ginlog.views import SCORE_JSON_KEYS
+    from ginlog.app.views import SCORE_JSON_KEYS
 
     text = readme()
     missing = [k for k in SCORE_JSON_KEYS if f"`{k}`" not in text]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from ginlog.matchfile import new_match, read_match
-from ginlog.recorder import run_recorder
-from ginlog.rules import preset
+from ginlog.match.matchfile import new_match, read_match
+from ginlog.app.recorder import run_recorder
+from ginlog.game.rules import preset
 
 
 class Keys(io.StringIO):

@@ -7,9 +7,9 @@ import random
 import attrs
 import pytest
 
-from ginlog.cards import DECK, Card, parse_card, parse_cards
+from ginlog.game.cards import DECK, Card, parse_card, parse_cards
 from ginlog.errors import IllegalMove
-from ginlog.events import (
+from ginlog.log.events import (
     BigGin,
     CardDiscarded,
     CardDrawn,
@@ -26,9 +26,9 @@ from ginlog.events import (
     Note,
     UpcardPassed,
 )
-from ginlog.reducer import apply, fold, start
-from ginlog.rules import Oklahoma, Rules, preset
-from ginlog.state import FinishedHand, Timeline
+from ginlog.play.reducer import apply, fold, start
+from ginlog.game.rules import Oklahoma, Rules, preset
+from ginlog.play.state import FinishedHand, Timeline
 
 # ---------------------------------------------------------------------------
 # Helpers: Ann and Bob; Ann deals unless told otherwise, so Bob is the non-dealer.
@@ -812,7 +812,7 @@ def test_a_stock_listing_a_card_twice_is_refused() -> None:
 
 def test_an_openspiel_match_started_reads_back() -> None:
     # Was a bug (rules._check_types refused game_target null); fixed in ginlog/rules.py meanwhile.
-    from ginlog.events import event_fields, event_from_fields
+    from ginlog.log.events import event_fields, event_from_fields
 
     ev = MatchStarted(players=("Ann", "Bob"), rules=preset("openspiel"))
     assert event_from_fields("match_started", event_fields(ev)) == ev

@@ -36,10 +36,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from ginlog import store
-from ginlog.cards import DECK, Card, mask_cards, parse_cards
+from ginlog.log import store
+from ginlog.game.cards import DECK, Card, mask_cards, parse_cards
 from ginlog.errors import IllegalMove
-from ginlog.events import (
+from ginlog.log.events import (
     SCHEMA_VERSION,
     BigGin,
     CardDiscarded,
@@ -57,12 +57,12 @@ from ginlog.events import (
     event_fields,
     event_type,
 )
-from ginlog.matchfile import iter_steps, read_match
-from ginlog.melds import best_arrangement, min_deadwood
-from ginlog.reducer import SNAPSHOT_EVERY, UNDO_DEPTH, Fold, apply, fold, start
-from ginlog.rules import Rules, preset, rules_from_dict, rules_to_dict
-from ginlog.simulate import simulate_match
-from ginlog.state import MatchState, Timeline
+from ginlog.match.matchfile import iter_steps, read_match
+from ginlog.game.melds import best_arrangement, min_deadwood
+from ginlog.play.reducer import SNAPSHOT_EVERY, UNDO_DEPTH, Fold, apply, fold, start
+from ginlog.game.rules import Rules, preset, rules_from_dict, rules_to_dict
+from ginlog.play.simulate import simulate_match
+from ginlog.play.state import MatchState, Timeline
 
 Mode = Literal["full", "hands", "table"]
 PLAYERS = ("Ann", "Bob")
@@ -226,7 +226,7 @@ def check_hand(state: MatchState, table: Table) -> None:
 
 
 def expected_score(rules: Rules, how: str, out: str, defender: str, k: int, d: int, upcard: Card) -> tuple[str | None, int]:
-    """(winner, points) under ``rules``, priced here, not by ginlog.scoring."""
+    """(winner, points) under ``rules``, priced here, not by ginlog.game.scoring."""
     mult = 2 if rules.oklahoma is not None and rules.oklahoma.spades_double and upcard.suit == "S" else 1
     if how == "big_gin":
         assert rules.big_gin_bonus is not None

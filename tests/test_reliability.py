@@ -42,13 +42,13 @@ from hypothesis import HealthCheck, given, settings
 sys.path.insert(0, str(Path(__file__).with_name("reliability")))
 import reliability_campaigns as rc  # noqa: E402
 
-from ginlog import store  # noqa: E402
-from ginlog.audit import audit_file  # noqa: E402
+from ginlog.log import store  # noqa: E402
+from ginlog.app.audit import audit_file  # noqa: E402
 from ginlog.errors import Conflict, GinlogError, StoreError, TornTail  # noqa: E402
-from ginlog.events import Note  # noqa: E402
-from ginlog.matchfile import append_event, new_match, read_match  # noqa: E402
-from ginlog.rules import preset  # noqa: E402
-from ginlog.simulate import simulate_match  # noqa: E402
+from ginlog.log.events import Note  # noqa: E402
+from ginlog.match.matchfile import append_event, new_match, read_match  # noqa: E402
+from ginlog.game.rules import preset  # noqa: E402
+from ginlog.play.simulate import simulate_match  # noqa: E402
 
 def fuzz(examples: int) -> settings:
     return settings(
@@ -76,7 +76,7 @@ def unknown(failures: list[str]) -> list[str]:
 
 def ginlog_cmd() -> list[str]:
     exe = Path(sys.executable).with_name("ginlog")
-    return [str(exe)] if exe.exists() else [sys.executable, "-m", "ginlog.cli"]
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "ginlog.app.cli"]
 
 
 # =============================================================================

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginlog.cards import DECK, parse_card
+from ginlog.game.cards import DECK, parse_card
 from ginlog.errors import RulesError
-from ginlog.rules import (
+from ginlog.game.rules import (
     PRESETS,
     Oklahoma,
     Rules,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.matchfile import MatchReport, read_match
-from ginlog.rules import preset
-from ginlog.state import FinishedHand, MatchState, Shown
+from ginlog.match.matchfile import MatchReport, read_match
+from ginlog.game.rules import preset
+from ginlog.play.state import FinishedHand, MatchState, Shown
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 INVALID = SAMPLES / "invalid"
@@ -30,7 +30,7 @@ def raw_events(name: str) -> list[dict]:
 
 
 # ---------------------------------------------------------------------------
-# Independent arithmetic (no ginlog.scoring, no ginlog.melds)
+# Independent arithmetic (no ginlog.game.scoring, no ginlog.game.melds)
 
 
 def value(card: object) -> int:

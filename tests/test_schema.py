@@ -2,14 +2,14 @@
 
 Three promises are checked:
 
-- the committed ``schemas/*.json`` are exactly what :func:`ginlog.schema.build_schemas`
+- the committed ``schemas/*.json`` are exactly what :func:`ginlog.log.schema.build_schemas`
   makes now (so they cannot drift), and each is a valid draft 2020-12 schema;
 - every event the model can hold, serialised as a line, is valid against
   ``event.schema.json`` (random events built from the attrs classes themselves);
 - the schema refuses a line IF AND ONLY IF ginlog refuses it: valid lines are
   mutated at random (a field dropped, added, retyped, a card, name, number or
   timestamp bent) and the verdict of ``jsonschema`` is compared with the verdict
-  of the store (``seq``/``prev``) plus :func:`ginlog.events.event_from_line`.
+  of the store (``seq``/``prev``) plus :func:`ginlog.log.events.event_from_line`.
 
 The few things JSON Schema cannot say, or where the code and the schema
 knowingly differ, are listed in ``KNOWN_DISAGREEMENTS``; each is pinned by a
@@ -37,12 +37,12 @@ from jsonschema import Draft202012Validator  # noqa: E402
 from referencing import Registry  # noqa: E402
 from referencing.jsonschema import DRAFT202012  # noqa: E402
 
-from ginlog import events as events_mod  # noqa: E402
-from ginlog import rules as rules_mod  # noqa: E402
-from ginlog import schema, store  # noqa: E402
-from ginlog.cards import DECK, Card  # noqa: E402
+from ginlog.log import events as events_mod  # noqa: E402
+from ginlog.game import rules as rules_mod  # noqa: E402
+from ginlog.log import schema, store  # noqa: E402
+from ginlog.game.cards import DECK, Card  # noqa: E402
 from ginlog.errors import EventError, GinlogError  # noqa: E402
-from ginlog.events import (  # noqa: E402
+from ginlog.log.events import (  # noqa: E402
     EVENT_TYPES,
     MAX_NAME,
     MAX_TEXT,
@@ -51,12 +51,12 @@ from ginlog.events import (  # noqa: E402
     event_from_line,
     event_type,
 )
-from ginlog.rules import Rules  # noqa: E402
+from ginlog.game.rules import Rules  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "schemas"
 SAMPLES = ROOT / "sample_games"
-REGENERATE = "regenerate them from the repository root with: .venv/bin/python -m ginlog.schema"
+REGENERATE = "regenerate them from the repository root with: .venv/bin/python -m ginlog.log.schema"
 TS = "2026-11-29T19:56:25.123Z"
 
 FILES = schema.build_schemas()
@@ -229,7 +229,7 @@ def strategy_for(hint: Any, validator: Any = None, member: Any = None) -> st.Sea
         out = st.dictionaries(FREE_TEXT, strategy_for(args[1], member), max_size=3)
     elif attrs.has(hint):
         out = instances(hint)
-    else:  # pragma: no cover - a new kind of field: teach this test (and ginlog.schema)
+    else:  # pragma: no cover - a new kind of field: teach this test (and ginlog.log.schema)
         raise TypeError(f"no strategy for {hint!r}")
     if validator is not None:
         out = out.filter(_accepted_by(validator))

@@ -7,10 +7,10 @@ from collections.abc import Iterable
 import attrs
 import pytest
 
-from ginlog.cards import parse_card
+from ginlog.game.cards import parse_card
 from ginlog.errors import IllegalMove
-from ginlog.rules import Rules, preset, with_knobs
-from ginlog.scoring import HandResult, HandScore, Tally, price_hand
+from ginlog.game.rules import Rules, preset, with_knobs
+from ginlog.game.scoring import HandResult, HandScore, Tally, price_hand
 
 ANN, BOB = "Ann", "Bob"
 

@@ -1,4 +1,4 @@
-"""Tests for ginlog.store: the append-only, hash-chained JSON-lines match file."""
+"""Tests for ginlog.log.store: the append-only, hash-chained JSON-lines match file."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ginlog import store
+from ginlog.log import store
 from ginlog.errors import (
     Conflict,
     GinlogError,
@@ -24,7 +24,7 @@ from ginlog.errors import (
     StoreError,
     TornTail,
 )
-from ginlog.store import (
+from ginlog.log.store import (
     MAX_LINE_BYTES,
     Head,
     Line,

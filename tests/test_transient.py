@@ -5,12 +5,12 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from ginlog.events import CardDrawn
-from ginlog.reducer import fold
-from ginlog.rules import preset
-from ginlog.simulate import simulate_match
-from ginlog.state import HandState, MatchState
-from ginlog.transient import WorkingHand, WorkingMatch, thaw
+from ginlog.log.events import CardDrawn
+from ginlog.play.reducer import fold
+from ginlog.game.rules import preset
+from ginlog.play.simulate import simulate_match
+from ginlog.play.state import HandState, MatchState
+from ginlog.play.working import WorkingHand, WorkingMatch, thaw
 
 
 def test_working_copies_have_exactly_the_frozen_fields_in_order() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ginlog import Meld, best_arrangement, best_defence, min_deadwood, parse_cards
-from ginlog.melds import check_arrangement
+from ginlog.game.melds import check_arrangement
 
 DATA = Path(__file__).parent / "data" / "vectors"
 

@@ -23,14 +23,14 @@ def main(runs: int, out: str) -> None:
     import atheris
 
     with atheris.instrument_imports(include=["ginlog"]):
-        import ginlog.audit  # noqa: F401
-        import ginlog.cards  # noqa: F401
-        import ginlog.events  # noqa: F401
-        import ginlog.matchfile  # noqa: F401
-        import ginlog.melds  # noqa: F401
-        import ginlog.reducer  # noqa: F401
-        import ginlog.rules  # noqa: F401
-        import ginlog.store  # noqa: F401
+        import ginlog.app.audit  # noqa: F401
+        import ginlog.game.cards  # noqa: F401
+        import ginlog.log.events  # noqa: F401
+        import ginlog.match.matchfile  # noqa: F401
+        import ginlog.game.melds  # noqa: F401
+        import ginlog.play.reducer  # noqa: F401
+        import ginlog.game.rules  # noqa: F401
+        import ginlog.log.store  # noqa: F401
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import reliability_campaigns as rc
 

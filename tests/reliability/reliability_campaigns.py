@@ -46,11 +46,11 @@ from typing import Any
 
 import attrs
 
-from ginlog import store
-from ginlog.audit import FileAudit, audit_file
-from ginlog.cards import DECK, Card, mask_cards
+from ginlog.log import store
+from ginlog.app.audit import FileAudit, audit_file
+from ginlog.game.cards import DECK, Card, mask_cards
 from ginlog.errors import Conflict, GinlogError, TornTail
-from ginlog.events import (
+from ginlog.log.events import (
     SCHEMA_VERSION,
     BigGin,
     CardDiscarded,
@@ -73,12 +73,12 @@ from ginlog.events import (
     event_from_line,
     event_type,
 )
-from ginlog.matchfile import append_event, append_events, new_match, read_match
-from ginlog.melds import deadwood_of_mask
-from ginlog.reducer import apply, fold, start
-from ginlog.rules import Rules, preset
-from ginlog.simulate import simulate_match
-from ginlog.state import ALL_CARDS, Timeline
+from ginlog.match.matchfile import append_event, append_events, new_match, read_match
+from ginlog.game.melds import deadwood_of_mask
+from ginlog.play.reducer import apply, fold, start
+from ginlog.game.rules import Rules, preset
+from ginlog.play.simulate import simulate_match
+from ginlog.play.state import ALL_CARDS, Timeline
 
 PLAYERS = ("Ann", "Bob")
 
@@ -144,7 +144,7 @@ def rechain(raws: Sequence[bytes], *, keep: Callable[[int], bool] = lambda i: Fa
 
 def error_line(e: dict[str, Any]) -> str:
     """An audit error as ``ginlog validate`` prints it."""
-    from ginlog.cli import _err_line
+    from ginlog.app.cli import _err_line
 
     return _err_line(e)
 
@@ -1180,7 +1180,7 @@ def event_strategy(points: Sequence[tuple[Timeline, int, Event | None]]) -> Any:
     """Hypothesis strategy of (timeline, seq, type, fields): the next real event of a match
     with fields changed, dropped or added, or any event type with hostile fields."""
     from hypothesis import strategies as st
-    from ginlog.events import EVENT_TYPES
+    from ginlog.log.events import EVENT_TYPES
 
     leaf = st.one_of(
         st.none(), st.booleans(), st.integers(-5, 300), st.integers(), st.floats(), st.text(max_size=8),
@@ -1435,7 +1435,7 @@ def _c_layoff_after_gin(m: Match, rng: random.Random) -> Iterator[Cand]:
 
 
 def _c_bad_layoff(m: Match, rng: random.Random) -> Iterator[Cand]:
-    from ginlog.melds import check_layoffs
+    from ginlog.game.melds import check_layoffs
 
     for k, tl, nxt in _shows(m, "defend"):
         h = tl.state.hand
@@ -1612,7 +1612,7 @@ def _c_bad_meld(m: Match, rng: random.Random) -> Iterator[Cand]:
         for _ in range(20):
             trio = rng.sample(cards, 3)
             try:
-                from ginlog.melds import Meld
+                from ginlog.game.melds import Meld
 
                 Meld.of(trio)
             except GinlogError:

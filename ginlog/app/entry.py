@@ -31,9 +31,9 @@ Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
 ``result gin NAME DEFENDER_DW``, ``result biggin NAME DEFENDER_DW``,
 ``result void``; add ``upcard CARD`` under Oklahoma.
 
->>> from ginlog.reducer import start, apply
->>> from ginlog.events import MatchStarted
->>> from ginlog.rules import preset
+>>> from ginlog.play.reducer import start, apply
+>>> from ginlog.log.events import MatchStarted
+>>> from ginlog.game.rules import preset
 >>> tl = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
 >>> parse_entry("dealer ann", tl)
 [FirstDealer(dealer='Ann', how='agreed', cuts=None)]
@@ -46,9 +46,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from .cards import Card, parse_card, parse_cards
-from .errors import GinlogError
-from .events import (
+from ginlog.game.cards import Card, parse_card, parse_cards
+from ginlog.errors import GinlogError
+from ginlog.log.events import (
     BigGin,
     CardDiscarded,
     CardDrawn,
@@ -65,8 +65,8 @@ from .events import (
     Note,
     UpcardPassed,
 )
-from .melds import best_discard
-from .state import MatchState, Timeline
+from ginlog.game.melds import best_discard
+from ginlog.play.state import MatchState, Timeline
 
 __all__ = ["parse_entry", "EntryError", "WORDS", "split_entries"]
 
@@ -197,7 +197,7 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
         i = state.index(player)
         if hand.known[i].bit_count() != hand.sizes[i]:
             raise EntryError("'gin CARD': say which card goes face down", rule="entry")
-        from .cards import mask_cards
+        from ginlog.game.cards import mask_cards
 
         card, _arr = best_discard(mask_cards(hand.known[i]))
         return [Gin(player=player, card=card)]

@@ -15,8 +15,8 @@ import sys
 from typing import TYPE_CHECKING, Any, NoReturn, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .errors import GinlogError
-    from .state import MatchState, Timeline
+    from ginlog.errors import GinlogError
+    from ginlog.play.state import MatchState, Timeline
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -39,9 +39,9 @@ def _play(path: str, entries: list[str], out: Any = None) -> int:
     """Append entries to a match, each checked first. Shared by ``play`` and its fast path."""
     from functools import partial
 
-    from .entry import parse_entry, split_entries
-    from .errors import GinlogError
-    from .matchfile import append_events
+    from ginlog.app.entry import parse_entry, split_entries
+    from ginlog.errors import GinlogError
+    from ginlog.match.matchfile import append_events
 
     out = out or sys.stdout
     if not entries:
@@ -100,7 +100,7 @@ def build_app() -> Any:
 
     def version_callback(value: bool) -> None:
         if value:
-            from . import __version__
+            from ginlog import __version__
 
             typer.echo(f"ginlog {__version__}")
             raise typer.Exit()
@@ -123,9 +123,9 @@ def build_app() -> Any:
 
         Example: ginlog new friday.jsonl --player Ann --player Bob --rules modern --set knock_limit=9
         """
-        from .errors import GinlogError, RulesError
-        from .matchfile import new_match
-        from .rules import preset, with_knobs
+        from ginlog.errors import GinlogError, RulesError
+        from ginlog.match.matchfile import new_match
+        from ginlog.game.rules import preset, with_knobs
 
         if len(player) != 2:
             _usage("give exactly two --player names")
@@ -171,7 +171,7 @@ def build_app() -> Any:
 
         Example: printf 'dealer Ann\\nupcard 7h\\npass\\n' | ginlog record friday.jsonl
         """
-        from .recorder import run_recorder
+        from ginlog.app.recorder import run_recorder
 
         _require_match_file(match)
         raise typer.Exit(run_recorder(match, sys.stdin, sys.stdout))
@@ -196,8 +196,8 @@ def build_app() -> Any:
 
         Example: ginlog repair friday.jsonl
         """
-        from . import store
-        from .errors import GinlogError
+        from ginlog.log import store
+        from ginlog.errors import GinlogError
 
         try:
             rep = store.repair(match)
@@ -218,7 +218,7 @@ def build_app() -> Any:
 
         Example: ginlog show friday.jsonl --at 12 --as Ann
         """
-        from .views import table_text
+        from ginlog.app.views import table_text
 
         tl, _report = _load(match, upto=at)
         state = tl.state
@@ -238,9 +238,9 @@ def build_app() -> Any:
 
         Example: ginlog replay sample_games/standard-match.jsonl --to 40
         """
-        from .errors import GinlogError
-        from .matchfile import iter_steps
-        from .views import describe, hand_summary
+        from ginlog.errors import GinlogError
+        from ginlog.match.matchfile import iter_steps
+        from ginlog.app.views import describe, hand_summary
 
         console = _console()
         before = None
@@ -260,7 +260,7 @@ def build_app() -> Any:
         except GinlogError as exc:
             _fail(exc)
         if before is None:
-            from .errors import EventError
+            from ginlog.errors import EventError
 
             _fail(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=_name(match)))
         if before.phase == "over":
@@ -275,7 +275,7 @@ def build_app() -> Any:
 
         Example: ginlog score sample_games/modern-match.jsonl --json
         """
-        from .views import score_json
+        from ginlog.app.views import score_json
 
         report = _read(match)
         state = report.state
@@ -294,7 +294,7 @@ def build_app() -> Any:
 
         Example: ginlog validate sample_games/*.jsonl
         """
-        from .audit import audit_file
+        from ginlog.app.audit import audit_file
 
         results = [audit_file(f) for f in files]  # audit_file names standard input <stdin>
         if json_:
@@ -319,7 +319,7 @@ def build_app() -> Any:
 
         Example: ginlog audit sample_games --jobs 2
         """
-        from .audit import FileAudit, audit_files, expand_paths
+        from ginlog.app.audit import FileAudit, audit_files, expand_paths
 
         listed, missing = expand_paths(paths)
         if anchor is not None and len(listed) != 1:
@@ -362,12 +362,12 @@ def build_app() -> Any:
 
         Example: ginlog schema hand_shown
         """
-        from .errors import EventError
-        from .events import EVENT_TYPES
+        from ginlog.errors import EventError
+        from ginlog.log.events import EVENT_TYPES
 
         if event is not None and event not in EVENT_TYPES:
             _fail(EventError(f"unknown event type {event!r}; types are {', '.join(EVENT_TYPES)}"), EXIT_USAGE)
-        from .schema import schema_for
+        from ginlog.log.schema import schema_for
 
         typer.echo(json.dumps(schema_for(event), indent=2, ensure_ascii=False))
 
@@ -379,8 +379,8 @@ def build_app() -> Any:
 
         Example: ginlog rules modern
         """
-        from .errors import GinlogError
-        from .rules import KNOB_HELP, PRESET_HELP, preset, rules_to_dict
+        from ginlog.errors import GinlogError
+        from ginlog.game.rules import KNOB_HELP, PRESET_HELP, preset, rules_to_dict
 
         if preset_name is None:
             for name, text in PRESET_HELP.items():
@@ -406,7 +406,7 @@ def build_app() -> Any:
 
         Example: ginlog import openspiel records/*.txt -o imported/
         """
-        from .openspiel import import_files
+        from ginlog.app.openspiel import import_files
 
         ok, bad = import_files(files, outdir, err=sys.stderr)
         typer.echo(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else ""))
@@ -440,9 +440,9 @@ def _name(match: str) -> str:
 
 
 def _read(match: str, upto: int | None = None) -> Any:
-    """The match file's :class:`~ginlog.matchfile.MatchReport`, or exit with its first problem."""
-    from .errors import GinlogError
-    from .matchfile import read_match
+    """The match file's :class:`~ginlog.match.matchfile.MatchReport`, or exit with its first problem."""
+    from ginlog.errors import GinlogError
+    from ginlog.match.matchfile import read_match
 
     try:
         return read_match(_source(match), name=_name(match), upto=upto)

@@ -22,7 +22,7 @@ The mapping, action by action (see tests/data/openspiel/FORMAT.md):
 
 >>> text = (Path(__file__).parent.parent / "tests/data/openspiel/records/default-050.txt")
 >>> events = record_events(*parse_record(text.read_text(), "default-050")) if text.exists() else None
->>> from ginlog.reducer import fold
+>>> from ginlog.play.reducer import fold
 >>> fold(events).state.hands[0].score.points if events else 55
 55
 """
@@ -37,9 +37,9 @@ from typing import Any, Final, TextIO
 
 import attrs
 
-from .cards import DECK, Card
-from .errors import GinlogError, ImportError_
-from .events import (
+from ginlog.game.cards import DECK, Card
+from ginlog.errors import GinlogError, ImportError_
+from ginlog.log.events import (
     CardDiscarded,
     CardDrawn,
     Event,
@@ -50,9 +50,9 @@ from .events import (
     MatchStarted,
     UpcardPassed,
 )
-from .reducer import apply, start
-from .rules import Oklahoma, Rules, preset
-from .state import Timeline
+from ginlog.play.reducer import apply, start
+from ginlog.game.rules import Oklahoma, Rules, preset
+from ginlog.play.state import Timeline
 
 __all__ = ["parse_record", "record_events", "rules_for", "MELDS", "import_file", "import_files", "PLAYERS"]
 
@@ -289,8 +289,8 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
 
 def import_file(path: str | os.PathLike[str], outdir: str | os.PathLike[str]) -> Path:
     """Import one record file to ``OUTDIR/<stem>.jsonl``; refuse to overwrite."""
-    from . import store
-    from .events import SCHEMA_VERSION, event_fields, event_type
+    from ginlog.log import store
+    from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
 
     src = Path(path)
     name = str(src)

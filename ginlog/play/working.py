@@ -1,20 +1,20 @@
 """The reducer's working copy of a match: a *transient*, edited in place, never shown.
 
-The state a caller sees is frozen (:class:`~ginlog.state.MatchState`), and the
+The state a caller sees is frozen (:class:`~ginlog.play.state.MatchState`), and the
 reducer stays a pure function of it. Building a new 19-field frozen hand for
 every draw and discard is what made a replay slow, though, so the rules are
 written against this mutable mirror instead, in the manner of Clojure's
 transients: :func:`thaw` a frozen state, let the rules edit the copy, and
 :meth:`WorkingMatch.freeze` the result. Nothing outside the reducer ever holds
 a working copy, so nobody can observe the mutation; a whole-log replay
-(:class:`ginlog.reducer.Fold`) thaws once and freezes once.
+(:class:`ginlog.play.reducer.Fold`) thaws once and freezes once.
 
 The mirror has exactly the frozen classes' fields (a test keeps them in step);
 the match's ``hands`` and the hand's ``pile``, ``known``, ``sizes`` and
 ``seen`` are lists here, tuples there.
 
->>> from ginlog.rules import preset
->>> from ginlog.scoring import Tally
+>>> from ginlog.game.rules import preset
+>>> from ginlog.game.scoring import Tally
 >>> state = MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally.start(("Ann", "Bob")))
 >>> w = thaw(state)
 >>> w.phase = "ready"
@@ -24,16 +24,16 @@ the match's ``hands`` and the hand's ``pile``, ``known``, ``sizes`` and
 
 from __future__ import annotations
 
-from .cards import Card
-from .rules import Rules
-from .scoring import Tally
-from .state import Ending, FinishedHand, HandPhase, HandState, MatchPhase, MatchState, placed_mask
+from ginlog.game.cards import Card
+from ginlog.game.rules import Rules
+from ginlog.game.scoring import Tally
+from ginlog.play.state import Ending, FinishedHand, HandPhase, HandState, MatchPhase, MatchState, placed_mask
 
 __all__ = ["WorkingMatch", "WorkingHand", "thaw"]
 
 
 class WorkingHand:
-    """A mutable :class:`~ginlog.state.HandState` (see the module's notes)."""
+    """A mutable :class:`~ginlog.play.state.HandState` (see the module's notes)."""
 
     __slots__ = (
         "number", "dealer", "upcard", "knock_limit", "phase", "turn", "stock", "pile", "known", "sizes",
@@ -105,7 +105,7 @@ class WorkingHand:
 
 
 class WorkingMatch:
-    """A mutable :class:`~ginlog.state.MatchState` (see the module's notes)."""
+    """A mutable :class:`~ginlog.play.state.MatchState` (see the module's notes)."""
 
     __slots__ = (
         "players", "rules", "tally", "phase", "dealer", "hands", "hand", "first_dealer_how", "abandoned",
@@ -143,7 +143,7 @@ class WorkingMatch:
 
         ``sheet=False`` leaves the finished hands out (``hands=()``): copying
         the score sheet is the one cost that grows with the match, and a
-        :class:`~ginlog.reducer.Fold` snapshot needs only its length.
+        :class:`~ginlog.play.reducer.Fold` snapshot needs only its length.
         """
         hand = self.hand
         return MatchState(

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from . import store
-from .entry import parse_entry
-from .errors import Conflict, GinlogError
-from .events import SCHEMA_VERSION, HandShown, event_fields, event_type
-from .matchfile import read_match
-from .reducer import apply, legal_actions
-from .state import Timeline
-from .views import describe, hand_summary, pretty, table_text
+from ginlog.log import store
+from ginlog.app.entry import parse_entry
+from ginlog.errors import Conflict, GinlogError
+from ginlog.log.events import SCHEMA_VERSION, HandShown, event_fields, event_type
+from ginlog.match.matchfile import read_match
+from ginlog.play.reducer import apply, legal_actions
+from ginlog.play.state import Timeline
+from ginlog.app.views import describe, hand_summary, pretty, table_text
 
 __all__ = ["run_recorder"]
 
@@ -146,7 +146,7 @@ def _proposal(before: Timeline, after: Timeline) -> str:
 
 
 def _after(tl: Timeline, before: object, say: object) -> None:
-    from .state import MatchState
+    from ginlog.play.state import MatchState
 
     assert isinstance(before, MatchState)
     st = tl.state

@@ -22,8 +22,8 @@ from typing import Any, Final, Literal
 import attrs
 import cattrs
 
-from .cards import Card
-from .errors import RulesError
+from ginlog.game.cards import Card
+from ginlog.errors import RulesError
 
 __all__ = [
     "Rules",
@@ -97,7 +97,7 @@ class Rules:
     def knock_limit_for(self, first_upcard: Card) -> int:
         """The knock limit of a hand; under Oklahoma it comes from the first upcard.
 
-        >>> from ginlog.cards import parse_card
+        >>> from ginlog.game.cards import parse_card
         >>> ok = preset("oklahoma")
         >>> ok.knock_limit_for(parse_card("7h")), ok.knock_limit_for(parse_card("KS")), ok.knock_limit_for(parse_card("AD"))
         (7, 10, 0)

@@ -33,8 +33,8 @@ from typing import Final
 
 import attrs
 
-from .cards import Card, cards_mask, cards_value, mask_cards, parse_card, parse_cards
-from .errors import MeldError
+from ginlog.game.cards import Card, cards_mask, cards_value, mask_cards, parse_card, parse_cards
+from ginlog.errors import MeldError
 
 __all__ = [
     "Meld",

@@ -7,10 +7,10 @@ first: a malformed line, a broken link or an illegal move is recorded with its
 file, line and event number, the bad event is skipped, and reading goes on.
 
 >>> import tempfile, os
->>> from ginlog.rules import preset
+>>> from ginlog.game.rules import preset
 >>> path = os.path.join(tempfile.mkdtemp(), "m.jsonl")
 >>> _ = new_match(path, ("Ann", "Bob"), preset("standard"))
->>> from ginlog.events import FirstDealer
+>>> from ginlog.log.events import FirstDealer
 >>> r = append_event(path, FirstDealer(dealer="Ann", how="agreed"))
 >>> report = read_match(path)
 >>> report.ok, report.state.phase, report.lines
@@ -26,9 +26,9 @@ from typing import BinaryIO, Final
 
 import attrs
 
-from . import store
-from .errors import EventError, GinlogError, IllegalMove, IntegrityError
-from .events import (
+from ginlog.log import store
+from ginlog.errors import EventError, GinlogError, IllegalMove, IntegrityError
+from ginlog.log.events import (
     SCHEMA_VERSION,
     Correction,
     Event,
@@ -38,9 +38,9 @@ from .events import (
     event_from_line,
     event_type,
 )
-from .reducer import Fold, Rewind, apply, start
-from .rules import Rules
-from .state import MatchState, Timeline
+from ginlog.play.reducer import Fold, Rewind, apply, start
+from ginlog.game.rules import Rules
+from ginlog.play.state import MatchState, Timeline
 
 __all__ = ["Step", "MatchReport", "iter_steps", "read_match", "new_match", "append_event", "append_events"]
 
@@ -144,13 +144,13 @@ def _first(event: Event) -> MatchStarted:
 
 #: How many line bodies (``Ann`` draws from the stock...) :data:`_KNOWN` holds at most.
 KNOWN_SIZE: Final = 4096
-#: Line bodies already structured, and their events (see :func:`ginlog.store.read_bodies`).
+#: Line bodies already structured, and their events (see :func:`ginlog.log.store.read_bodies`).
 #: Events are values and depend on nothing but the body, so any file may reuse them.
 _KNOWN: dict[store.BodyKey, Event] = {}
 
 
 #: Reads the body of a line whose body is not known straight off its bytes (see
-#: :func:`ginlog.events.event_from_body`); tests switch it off to compare.
+#: :func:`ginlog.log.events.event_from_body`); tests switch it off to compare.
 _decode: Callable[[store.BodyKey], Event | None] | None = event_from_body
 
 
@@ -161,7 +161,7 @@ def _remember(key: store.BodyKey, event: Event) -> None:
 
 
 def _event(data: dict[str, object] | None, body: object) -> Event:
-    """The event of a row of :func:`ginlog.store.read_bodies` (remembering a new body's)."""
+    """The event of a row of :func:`ginlog.log.store.read_bodies` (remembering a new body's)."""
     if data is None:
         return body  # type: ignore[return-value]
     event = event_from_line(data)

@@ -24,7 +24,7 @@ from typing import Final
 
 import attrs
 
-from .errors import CardError
+from ginlog.errors import CardError
 
 __all__ = [
     "Card",

@@ -5,8 +5,8 @@ with its place, and one bad file never stops the run. Files are independent,
 so ``jobs > 1`` spreads them over processes.
 
 >>> import tempfile, os
->>> from ginlog.matchfile import new_match
->>> from ginlog.rules import preset
+>>> from ginlog.match.matchfile import new_match
+>>> from ginlog.game.rules import preset
 >>> folder = tempfile.mkdtemp()
 >>> _ = new_match(os.path.join(folder, "a.jsonl"), ("Ann", "Bob"), preset("standard"))
 >>> [r.ok for r in audit_paths([folder])]
@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from .errors import GinlogError, StoreError
+from ginlog.errors import GinlogError, StoreError
 
 __all__ = ["FileAudit", "expand_paths", "audit_file", "audit_files", "audit_paths"]
 
@@ -90,7 +90,7 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[GinlogError]]:
 
 def audit_file(path: str, anchor: str | None = None) -> FileAudit:
     """Audit one file; never raises for anything wrong with the file."""
-    from .matchfile import read_match
+    from ginlog.match.matchfile import read_match
 
     if path == "-":
         import sys

@@ -9,9 +9,9 @@ deadwood, throw the card that leaves the least, knock as soon as allowed with
 probability ``knock_rate``), which is enough to reach every ending: gin,
 knocks, undercuts, lay-offs, the two-card stock.
 
->>> from ginlog.rules import preset
+>>> from ginlog.game.rules import preset
 >>> events = simulate_match(preset("standard"), seed=7)
->>> from ginlog.reducer import fold
+>>> from ginlog.play.reducer import fold
 >>> state = fold(events).state
 >>> state.phase, state.winner is not None
 ('over', True)
@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from .cards import DECK, Card, cards_mask
-from .events import (
+from ginlog.game.cards import DECK, Card, cards_mask
+from ginlog.log.events import (
     BigGin,
     CardDiscarded,
     CardDrawn,
@@ -36,10 +36,10 @@ from .events import (
     MatchStarted,
     UpcardPassed,
 )
-from .melds import best_discard, deadwood_of_mask
-from .reducer import start, step
-from .rules import Rules
-from .state import MatchState
+from ginlog.game.melds import best_discard, deadwood_of_mask
+from ginlog.play.reducer import start, step
+from ginlog.game.rules import Rules
+from ginlog.play.state import MatchState
 
 __all__ = ["simulate_match", "simulate_hand", "Mode"]
 

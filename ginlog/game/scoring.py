@@ -7,7 +7,7 @@ the target, who deals next, boxes, the game bonus and the shutout. Keeping
 facts and prices apart means a record never stores a number the rules could
 get wrong, and an audit can re-price any record under its own rules.
 
->>> from ginlog.rules import preset
+>>> from ginlog.game.rules import preset
 >>> r = preset("standard")
 >>> price_hand(r, HandResult("knock", "Ann", 6, 14)).points     # knocker lower
 8
@@ -25,9 +25,9 @@ from typing import Final, Literal
 
 import attrs
 
-from .cards import Card
-from .errors import IllegalMove
-from .rules import Rules
+from ginlog.game.cards import Card
+from ginlog.errors import IllegalMove
+from ginlog.game.rules import Rules
 
 __all__ = ["HandResult", "HandScore", "price_hand", "Tally", "FinalBonuses"]
 
@@ -109,7 +109,7 @@ class Tally:
     ``"hand"``); ``hands_won`` counts boxes. ``winner`` is set once a total
     reaches the target; after that nothing more may be added.
 
-    >>> from ginlog.rules import preset
+    >>> from ginlog.game.rules import preset
     >>> t = Tally.start(("Ann", "Bob"))
     >>> t = t.add(preset("standard"), HandScore("gin", "Ann", 100))
     >>> t.winner, t.final_totals(preset("standard"))

@@ -3,7 +3,7 @@
 :class:`MatchState` is what a replay shows at any event: players and rules,
 the running score, every finished hand, and the hand in progress
 (:class:`HandState`). Cards a player is *known* to hold are kept as bit masks
-(see :attr:`ginlog.cards.Card.bit`), so "is this card possible here?" and
+(see :attr:`ginlog.game.cards.Card.bit`), so "is this card possible here?" and
 card conservation are single integer operations.
 
 Where each of the 52 cards is, at any moment of a hand:
@@ -22,10 +22,10 @@ from typing import Final, Literal
 
 import attrs
 
-from .cards import Card, cards_mask, cards_value, mask_cards
-from .melds import Arrangement, Meld
-from .rules import Rules
-from .scoring import HandResult, HandScore, Tally
+from ginlog.game.cards import Card, cards_mask, cards_value, mask_cards
+from ginlog.game.melds import Arrangement, Meld
+from ginlog.game.rules import Rules
+from ginlog.game.scoring import HandResult, HandScore, Tally
 
 __all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "Timeline", "ALL_CARDS", "placed_mask"]
 
@@ -208,7 +208,7 @@ class Timeline:
 
     ``seq`` is the last *effective* event (the one a correction would undo);
     ``back`` holds ``(seq, state)`` before each of the last effective events,
-    newest last, at most :data:`ginlog.reducer.UNDO_DEPTH` of them, so memory
+    newest last, at most :data:`ginlog.play.reducer.UNDO_DEPTH` of them, so memory
     stays flat however long the match.
     """
 

@@ -3,9 +3,9 @@
 Nothing here prints; the CLI decides where text goes. Cards are shown with
 suit symbols (``10♥``) for people and canonical text (``TH``) in JSON.
 
->>> from ginlog.simulate import simulate_match
->>> from ginlog.reducer import fold
->>> from ginlog.rules import preset
+>>> from ginlog.play.simulate import simulate_match
+>>> from ginlog.play.reducer import fold
+>>> from ginlog.game.rules import preset
 >>> state = fold(simulate_match(preset("standard"), seed=3)).state
 >>> sheet = score_json(state, head=None)
 >>> sorted(sheet)[:4], sheet["winner"] in state.players
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .cards import Card, mask_cards
-from .events import (
+from ginlog.game.cards import Card, mask_cards
+from ginlog.log.events import (
     BigGin,
     CardDiscarded,
     CardDrawn,
@@ -36,7 +36,7 @@ from .events import (
     Note,
     UpcardPassed,
 )
-from .state import FinishedHand, MatchState
+from ginlog.play.state import FinishedHand, MatchState
 
 __all__ = ["pretty", "describe", "hand_summary", "table_text", "score_json", "score_rows", "SCORE_JSON_KEYS"]
 
@@ -215,7 +215,7 @@ def score_rows(state: MatchState) -> list[dict[str, Any]]:
 
 def score_json(state: MatchState, head: str | None) -> dict[str, Any]:
     """The stable ``ginlog score --json`` shape (documented in the README)."""
-    from .rules import rules_to_dict
+    from ginlog.game.rules import rules_to_dict
 
     bonuses = state.tally.bonuses(state.rules)
     rows = score_rows(state)

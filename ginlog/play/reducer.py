@@ -8,9 +8,9 @@ what was expected; the caller (the log reader, the recorder) adds the place.
 Recording is the same path: an entry becomes a candidate event, :func:`apply`
 checks it against the current state, and only then is it written.
 
->>> from ginlog.events import *
->>> from ginlog.rules import preset
->>> from ginlog.cards import parse_card as c
+>>> from ginlog.log.events import *
+>>> from ginlog.game.rules import preset
+>>> from ginlog.game.cards import parse_card as c
 >>> tl = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
 >>> tl = apply(tl, FirstDealer(dealer="Ann", how="agreed"), 2)
 >>> tl = apply(tl, HandDealt(dealer="Ann", upcard=c("7h")), 3)
@@ -29,9 +29,9 @@ from typing import Any, Final
 
 import attrs
 
-from .cards import Card, cards_mask, mask_cards
-from .errors import GinlogError, IllegalMove, MeldError
-from .events import (
+from ginlog.game.cards import Card, cards_mask, mask_cards
+from ginlog.errors import GinlogError, IllegalMove, MeldError
+from ginlog.log.events import (
     BigGin,
     CardDiscarded,
     CardDrawn,
@@ -49,7 +49,7 @@ from .events import (
     Note,
     UpcardPassed,
 )
-from .melds import (
+from ginlog.game.melds import (
     Arrangement,
     Meld,
     best_arrangements,
@@ -57,9 +57,9 @@ from .melds import (
     check_arrangement,
     check_layoffs,
 )
-from .scoring import HandResult, HandScore, Tally, price_hand
-from .state import Ending, FinishedHand, MatchState, Shown, Timeline
-from .transient import WorkingHand, WorkingMatch, thaw
+from ginlog.game.scoring import HandResult, HandScore, Tally, price_hand
+from ginlog.play.state import Ending, FinishedHand, MatchState, Shown, Timeline
+from ginlog.play.working import WorkingHand, WorkingMatch, thaw
 
 __all__ = ["start", "apply", "step", "fold", "Fold", "Rewind", "UNDO_DEPTH", "SNAPSHOT_EVERY", "legal_actions"]
 
@@ -184,7 +184,7 @@ class Rewind:
 class Fold:
     """Fold a log event by event, as :func:`apply` would, without a frozen state per event.
 
-    The rules edit one working copy (:mod:`ginlog.transient`) in place. So
+    The rules edit one working copy (:mod:`ginlog.play.working`) in place. So
     that a correction can still go back :data:`UNDO_DEPTH` events, the fold
     keeps a frozen snapshot every :data:`SNAPSHOT_EVERY` effective events and
     the effective events since the oldest snapshot it may need; a correction,
@@ -193,8 +193,8 @@ class Fold:
     function of the events as :func:`apply` (a property test holds the two to
     the same states and the same errors).
 
-    >>> from ginlog.events import *
-    >>> from ginlog.rules import preset
+    >>> from ginlog.log.events import *
+    >>> from ginlog.game.rules import preset
     >>> f = Fold(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
     >>> f.apply(FirstDealer(dealer="Ann", how="agreed"), 2)
     >>> f.apply(Correction(undoes=2), 3)
@@ -259,7 +259,7 @@ class Fold:
         the fold is then as after the events before it. The same as
         :meth:`apply` on each event, with the bookkeeping done once per stretch
         between snapshots instead of once per event: this is the replay's
-        inner loop (see :class:`ginlog.store.KnownRun`).
+        inner loop (see :class:`ginlog.log.store.KnownRun`).
         """
         i, end = start, len(events)
         while i < end:
@@ -350,7 +350,7 @@ class Fold:
 
 
 # ---------------------------------------------------------------------------
-# Match-level events (each handler edits a working copy; see ginlog.transient)
+# Match-level events (each handler edits a working copy; see ginlog.play.working)
 
 
 def _require_player(state: WorkingMatch, player: str) -> None:
@@ -596,7 +596,7 @@ def _discard(state: WorkingMatch, ev: CardDiscarded) -> None:
             _end_void(state, hand, f"the stock is down to {hand.stock} cards", "moves")
 
 
-#: Each way of going out: its name in an :class:`~ginlog.state.Ending`, and in words.
+#: Each way of going out: its name in an :class:`~ginlog.play.state.Ending`, and in words.
 _HOW: Final = {Knocked: ("knock", "knock"), Gin: ("gin", "gin"), BigGin: ("big_gin", "big gin")}
 
 
