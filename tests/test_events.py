@@ -74,6 +74,9 @@ def test_upcasting_gives_the_current_events() -> None:
     assert event_from_fields("card_drawn", fields) == CardDrawn(player="Ann", source="pile", card=parse_card("7H"))
     with pytest.raises(EventError) as info:
         upcast("note", SCHEMA_VERSION + 1, {"text": "from the future"})
+    assert info.value.rule == "newer-version"  # docs/VERSIONING.md: a newer ginlog wrote it
+    with pytest.raises(EventError) as info:
+        upcast("note", 0, {"text": "from before the first"})
     assert info.value.rule == "version"
 
 

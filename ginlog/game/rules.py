@@ -194,13 +194,41 @@ def preset(name: str) -> Rules:
         ) from None
 
 
+#: The knobs of schema version 2: every match_started records each of them.
+#: A knob added later must default to the play before it existed and is
+#: recorded only when it differs from that default, so an older ginlog still
+#: reads every file that does not use it (docs/VERSIONING.md).
+SCHEMA_2_KNOBS: Final = frozenset({
+    "knock_limit", "gin_bonus", "big_gin_bonus", "undercut_bonus", "undercut_on_tie", "may_discard_taken_card",
+    "void_stock_size", "game_target", "next_dealer", "game_bonus", "box_bonus", "box_timing", "shutout",
+    "shutout_bonus", "oklahoma", "upcard_take_limit", "void_on_upcard_loop", "wall_knock", "layoff_chain_limit",
+})
+#: The knobs added since, with their defaults as JSON values (none yet).
+_LATER_KNOBS: Final = tuple(
+    (f.name, _converter.unstructure(f.default)) for f in attrs.fields(Rules) if f.name not in SCHEMA_2_KNOBS
+)
+
+
 def rules_to_dict(rules: Rules) -> dict[str, Any]:
-    """Plain JSON-ready dict with every knob, for the match file."""
-    return _converter.unstructure(rules)
+    """Plain JSON-ready dict with every knob, for the match file (a knob newer than schema 2 only when set).
+
+    >>> sorted(rules_to_dict(preset("standard"))) == sorted(SCHEMA_2_KNOBS)
+    True
+    """
+    data: dict[str, Any] = _converter.unstructure(rules)
+    for name, default in _LATER_KNOBS:
+        if data[name] == default:
+            del data[name]
+    return data
 
 
 def rules_from_dict(data: Mapping[str, Any]) -> Rules:
-    """Rebuild :class:`Rules`; unknown knobs and wrong types are :class:`RulesError`."""
+    """Rebuild :class:`Rules`; a knob left out takes its default.
+
+    An unknown knob is a :class:`RulesError` with rule ``unknown-knob`` (it may
+    come from a newer ginlog: :mod:`ginlog.log.versioning` words that); a wrong
+    type or value is one with rule ``rules``.
+    """
     try:
         _check_types(data)
         return _converter.structure(dict(data), Rules)
@@ -217,7 +245,7 @@ def _check_types(data: Mapping[str, Any]) -> None:
     fields = attrs.fields_dict(Rules)
     for key, value in data.items():
         if key not in fields:
-            raise RulesError(f"unknown rule knob {key!r}", rule="rules")
+            raise RulesError(f"unknown rule knob {key!r}", rule="unknown-knob")
         default = fields[key].default
         if key == "oklahoma":
             if value is not None and not isinstance(value, Mapping):
@@ -226,7 +254,7 @@ def _check_types(data: Mapping[str, Any]) -> None:
                 ok_fields = attrs.fields_dict(Oklahoma)
                 for k, v in value.items():
                     if k not in ok_fields:
-                        raise RulesError(f"unknown Oklahoma knob {k!r}", rule="rules")
+                        raise RulesError(f"unknown Oklahoma knob {k!r}", rule="unknown-knob")
                     if k == "spades_double" and not isinstance(v, bool):
                         raise RulesError("oklahoma.spades_double must be true or false", rule="rules")
                     if k == "ace" and v not in ("gin", "one"):

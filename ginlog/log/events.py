@@ -35,6 +35,7 @@ from ginlog import __version__
 from ginlog.game.cards import DECK, Card, parse_card
 from ginlog.errors import EventError
 from ginlog.game.rules import Rules, rules_from_dict, rules_to_dict
+from ginlog.log.versioning import newer_version
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -460,7 +461,7 @@ def _explain(type_: str, exc: BaseException) -> EventError:
     path, leaf = _first_error(exc, [])
     if isinstance(leaf, cattrs.ForbiddenExtraKeysError):
         names = ", ".join(_shown_name(k) for k in sorted(leaf.extra_fields))
-        return EventError(f"{type_}: unknown field(s) {names}", rule="event")
+        return EventError(f"{type_}: unknown field(s) {names}", rule="unknown-field")
     if isinstance(leaf, KeyError):
         return EventError(f"{type_}: missing field {leaf.args[0]!r}", rule="event")
     rule = getattr(leaf, "rule", "event")
@@ -492,7 +493,7 @@ def _first_error(exc: BaseException, path: list[str]) -> tuple[list[str], BaseEx
 
 
 # ---------------------------------------------------------------------------
-# Versions
+# Versions (what bumps SCHEMA_VERSION and what does not: docs/VERSIONING.md)
 
 
 def _v1_to_v2(type_: str, fields: dict[str, Any]) -> dict[str, Any]:
@@ -529,9 +530,12 @@ def upcast(type_: str, version: int, fields: dict[str, Any]) -> dict[str, Any]:
     >>> upcast("card_drawn", 1, {"player": "Ann", "from": "discard", "card": "7H"})
     {'player': 'Ann', 'card': '7H', 'source': 'pile'}
     """
-    if version > SCHEMA_VERSION or version < min(UPCASTERS, default=SCHEMA_VERSION):
+    lowest = min(UPCASTERS, default=SCHEMA_VERSION)
+    if version > SCHEMA_VERSION:
+        raise newer_version(version, lowest, SCHEMA_VERSION)  # the reader names the writer (versioning)
+    if version < lowest:
         raise EventError(
-            f"schema version {version} is not one this ginlog reads (it reads 1 to {SCHEMA_VERSION})",
+            f"schema version {version} is not one this ginlog reads (it reads {lowest} to {SCHEMA_VERSION})",
             rule="version",
         )
     while version < SCHEMA_VERSION:

@@ -28,6 +28,7 @@ import attrs
 
 from ginlog.log import store
 from ginlog.errors import EventError, GinlogError, IllegalMove, IntegrityError
+from ginlog.log.versioning import first_line_tool, from_newer
 from ginlog.log.events import (
     SCHEMA_VERSION,
     Correction,
@@ -125,7 +126,9 @@ def iter_steps(
             else:
                 tl = apply(tl, event, seq)
         except GinlogError as exc:
-            err = exc.at(path=label, line=lineno, seq=seq)
+            err = from_newer(exc, tl.state.tool if tl is not None else first_line_tool(data)).at(
+                path=label, line=lineno, seq=seq
+            )
             if not collect:
                 raise err from None
             assert errors is not None
@@ -203,6 +206,7 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
     errors: list[GinlogError] = []
     collect_into = errors if collect else None
     fold: Fold | None = None
+    tool: str | None = None  # the first line's: names the writer in an error (versioning.from_newer)
     lines = 0
     head: str | None = None
     seen_anchor = anchor is None
@@ -236,11 +240,14 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
                 try:
                     event = _event(data, body)
                     if fold is None:
-                        fold = Fold(_first(event), seq)
+                        first = _first(event)
+                        fold, tool = Fold(first, seq), first.tool
                     else:
                         fold.apply(event, seq)
                 except GinlogError as exc:
-                    err = exc.at(path=label, line=lineno, seq=seq)
+                    err = from_newer(exc, tool if fold is not None else first_line_tool(data)).at(
+                        path=label, line=lineno, seq=seq
+                    )
                     if not collect:
                         raise err from None
                     errors.append(err)
