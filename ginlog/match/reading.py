@@ -1,0 +1,546 @@
+"""Reading a match file: one driver, :func:`read`, and visitors that decide what the reading makes.
+
+In the manner of python-chess's PGN reader (``read_game(handle, Visitor=...)``),
+the driver does the reading and a *visitor* builds the result. The driver
+streams the file's lines (:func:`ginlog.log.reader.read_runs`: the hash
+chain and the seqs checked), turns each line into its event
+(:class:`ginlog.log.events.LineDecoder`), remembers new bodies in the
+:class:`~ginlog.log.known.KnownBodies` given (the fast path: lines whose body
+it knows come as runs of events, never parsed) and hands everything to the
+visitor. What a problem does -- raise, or be kept while reading goes on --
+is the visitor's decision, not the driver's.
+
+The visitors here: :class:`FinalState` (the state at the end, through the
+snapshotting :class:`~ginlog.play.reducer.Fold`: :func:`read_match`),
+:class:`Steps` (the state after every event, for replays and ``show --at``:
+:func:`iter_steps`) and :class:`Chain` (the hash chain and the seqs alone,
+no rules: an audit of the record itself).
+
+The visitor protocol (subclass :class:`Visitor`; every hook has a default):
+
+``begin(label)``
+    Reading starts; ``label`` is the name errors give the file.
+``event(lineno, seq, event, digest) -> T | None``
+    Line ``lineno`` holds event ``seq``, and its SHA-256 is ``digest``. A value
+    returned is handed out by :func:`walk`.
+``run(lineno, seq, events, digests) -> Iterable[T]``
+    Consecutive lines, ``events[i]`` being event ``seq + i`` on line
+    ``lineno + i``: the fast path's unit. By default, :meth:`Visitor.event`
+    for each; a visitor may take them in one loop.
+``unreadable(lineno, seq, err)``
+    The line's event could not be made (an unknown type, a bad field). By
+    default, :meth:`Visitor.error`.
+``line(lineno, seq, digest)``
+    For a visitor whose ``decodes`` is False instead of the three above: a
+    line that continues the chain; its event is never made.
+``error(err)``
+    A problem, its place filled in. By default the visitor's policy: raise it
+    (``errors=None``) or append it to ``errors`` and read on (``limit``: stop
+    once that many are kept).
+``end() -> R``
+    Reading is over (to the end, to ``upto``, or stopped); the result of :func:`read`.
+
+Any hook may raise :class:`Stop` to end the reading (``end()`` is still called).
+
+A visitor counting the events of each type, and its result:
+
+>>> import io
+>>> from ginlog.game.rules import preset
+>>> from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
+>>> from ginlog.log.format import digest, encode
+>>> from ginlog.play.simulate import simulate_match
+>>> lines, prev = [], None
+>>> for seq, ev in enumerate(simulate_match(preset("standard"), seed=1, max_hands=1), start=1):
+...     raw = encode(seq, "2026-11-29T19:56:25.123Z", event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
+...     lines.append(raw + b"\\n")
+...     prev = digest(raw)
+>>> class Count(Visitor[None, dict[str, int]]):
+...     def __init__(self) -> None:
+...         super().__init__()
+...         self.counts: dict[str, int] = {}
+...     def event(self, lineno, seq, event, digest):
+...         self.counts[event_type(event)] = self.counts.get(event_type(event), 0) + 1
+...     def end(self):
+...         return self.counts
+>>> counts = read(io.BytesIO(b"".join(lines)), Count())
+>>> counts["match_started"], counts["hand_dealt"]
+(1, 1)
+>>> report = read(io.BytesIO(b"".join(lines)), FinalState())
+>>> report.ok, report.lines == len(lines), len(report.state.hands)
+(True, True, 1)
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from typing import Any, ClassVar, Final, Generic, Never, TypeVar, cast
+
+import attrs
+
+from ginlog.errors import EventError, GinlogError, IllegalMove, IntegrityError
+from ginlog.log.events import Event, LineDecoder, MatchStarted, event_type
+from ginlog.log.known import KnownBodies
+from ginlog.log.reader import BLOCK, Line, Run, Source, label_of, read_runs
+from ginlog.play.reducer import Fold, Rewind, apply, start
+from ginlog.play.state import MatchState, Timeline
+
+__all__ = [
+    "SHARED",
+    "Stop",
+    "Visitor",
+    "FinalState",
+    "Steps",
+    "Chain",
+    "Step",
+    "MatchReport",
+    "ChainReport",
+    "read",
+    "walk",
+    "read_match",
+    "iter_steps",
+]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: The known bodies every reading shares unless told otherwise: events are
+#: values and depend on nothing but a line's body, so any file may reuse them.
+SHARED: Final = KnownBodies()
+
+
+class Stop(Exception):
+    """Raised by a visitor's hook to end the reading early; the driver then calls ``end()``."""
+
+
+# --------------------------------------------------------------------------- results
+
+
+@attrs.frozen
+class Step:
+    """One line of a match file, its event, and the state after it."""
+
+    line: int
+    seq: int
+    event: Event
+    timeline: Timeline
+    digest: str
+
+    @property
+    def state(self) -> MatchState:
+        return self.timeline.state
+
+
+@attrs.frozen
+class MatchReport:
+    """Everything a reader learned from a match file."""
+
+    path: str
+    state: MatchState | None  # after the last event that could be applied; None without a first line
+    errors: tuple[GinlogError, ...]
+    lines: int  # the line of the last event applied
+    head: str | None  # digest of that line (the head hash to keep)
+    rewind: Rewind | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def timeline(self) -> Timeline | None:
+        """The reducer's timeline at the end, which corrections appended later go back through.
+
+        Rebuilt on each access from the last few dozen events (a millisecond
+        or so), so a reader that only wants the state never pays for it.
+        """
+        return self.rewind.timeline() if self.rewind is not None else None
+
+
+@attrs.frozen
+class ChainReport:
+    """What the hash chain and the seqs say of a file, no rule of play consulted."""
+
+    path: str
+    errors: tuple[GinlogError, ...]
+    lines: int  # the last line read that continues the chain
+    head: str | None  # its digest
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+# --------------------------------------------------------------------------- the protocol
+
+
+class Visitor(Generic[T, R]):
+    """The base visitor: every hook does nothing, every problem is raised or kept (see the module docstring).
+
+    ``errors=None`` raises the first problem; a list collects them and reading
+    goes on (``limit``: stop once that many are kept).
+    """
+
+    #: Whether the driver makes each line's event (False: :meth:`line` instead, the chain alone).
+    decodes: ClassVar[bool] = True
+
+    def __init__(self, errors: list[GinlogError] | None = None, *, limit: int | None = None) -> None:
+        self.errors = errors
+        self.limit = limit
+        self.label = "<stdin>"
+
+    def begin(self, label: str) -> None:
+        self.label = label
+
+    def event(self, lineno: int, seq: int, event: Event, digest: str) -> T | None:
+        return None
+
+    def run(self, lineno: int, seq: int, events: Sequence[Event], digests: Sequence[str]) -> Iterable[T]:
+        event = self.event
+        for i, ev in enumerate(events):
+            out = event(lineno + i, seq + i, ev, digests[i])
+            if out is not None:
+                yield out
+
+    def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
+        self.error(err)
+
+    def line(self, lineno: int, seq: int, digest: str) -> None:
+        pass
+
+    def error(self, err: GinlogError) -> None:
+        errors = self.errors
+        if errors is None:
+            raise err from None
+        errors.append(err)
+        if self.limit is not None and len(errors) >= self.limit:
+            raise Stop
+
+    def end(self) -> R:
+        raise NotImplementedError
+
+    def _last_error(self, err: GinlogError) -> None:
+        """:meth:`error` for a problem found in ``end()``: the reading is over, there is nothing to stop."""
+        try:
+            self.error(err)
+        except Stop:
+            pass
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+def read(
+    source: Source,
+    visitor: Visitor[Any, R],
+    *,
+    known: KnownBodies | None = SHARED,
+    name: str | None = None,
+    upto: int | None = None,
+    block: int = BLOCK,
+) -> R:
+    """Read ``source`` (a path or a binary stream) through ``visitor``; return what its ``end()`` makes.
+
+    ``known`` is the fast path (None: every line parsed the plain way);
+    ``name`` what errors call the file; ``upto`` the last line to read (the
+    line after it is still read, and reported if bad, as a plain reader
+    meets it); ``block`` the bytes read at a time.
+
+    CPython's cyclic garbage collector is paused meanwhile: a replay makes
+    many small objects that form no cycles (reference counting frees them)
+    and some that live long (the score sheet), and the collector kept
+    rescanning those, about a sixth of a long replay's time.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        steps = walk(source, visitor, known=known, name=name, upto=upto, block=block)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return cast(R, done.value)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def walk(
+    source: Source,
+    visitor: Visitor[T, R],
+    *,
+    known: KnownBodies | None = SHARED,
+    name: str | None = None,
+    upto: int | None = None,
+    block: int = BLOCK,
+) -> Generator[T, None, R]:
+    """:func:`read` as a generator of what the visitor hands out (a :class:`Steps` visitor's steps).
+
+    Nothing happens until iteration starts; the generator's return value is
+    the visitor's ``end()``.
+    """
+    label = label_of(source, name)
+    visitor.begin(label)
+    items = read_runs(source, visitor.error, name=label, known=known, block=block)
+    try:
+        if visitor.decodes:
+            yield from _events(items, visitor, known, upto)
+        else:
+            _lines(items, visitor, upto)
+    except Stop:
+        pass
+    finally:
+        items.close()
+    return visitor.end()
+
+
+def _events(
+    items: Iterator[Line | Run], visitor: Visitor[T, Any], known: KnownBodies | None, upto: int | None
+) -> Iterator[T]:
+    decode = LineDecoder()
+    label = visitor.label
+    for item in items:
+        if isinstance(item, Run):
+            lineno = item.lineno
+            if upto is not None and lineno + len(item.events) > upto + 1:  # the run goes past upto
+                if lineno > upto:
+                    return
+                n = upto + 1 - lineno
+                yield from visitor.run(lineno, item.seq, item.events[:n], item.digests[:n])
+                return  # the line after upto is in this run, and sound
+            yield from visitor.run(lineno, item.seq, item.events, item.digests)
+            continue
+        lineno = item.lineno
+        if upto is not None and lineno > upto:
+            return
+        seq = item.seq
+        if seq is None:
+            continue  # the reader has already reported the missing or bad seq
+        try:
+            event = decode(item.data)
+        except GinlogError as exc:
+            visitor.unreadable(lineno, seq, exc.at(path=label, line=lineno, seq=seq))
+            continue
+        if known is not None:
+            known.learn(item.raw, event)
+        out = visitor.event(lineno, seq, event, item.digest)
+        if out is not None:
+            yield out
+
+
+def _lines(items: Iterator[Line | Run], visitor: Visitor[Any, Any], upto: int | None) -> None:
+    line = visitor.line
+    for item in items:
+        if isinstance(item, Run):
+            for i, digest in enumerate(item.digests):
+                if upto is not None and item.lineno + i > upto:
+                    return
+                line(item.lineno + i, item.seq + i, digest)
+            continue
+        if upto is not None and item.lineno > upto:
+            return
+        seq = item.seq
+        if seq is not None:
+            line(item.lineno, seq, item.digest)
+
+
+# --------------------------------------------------------------------------- visitors
+
+
+def _first(event: Event) -> MatchStarted:
+    if not isinstance(event, MatchStarted):
+        raise IllegalMove(f"a match file begins with match_started, not {event_type(event)}", rule="first-event")
+    return event
+
+
+def _anchor_error(anchor: str, label: str) -> IntegrityError:
+    return IntegrityError(
+        f"the file does not contain the kept head {anchor[:12]}...: lines were removed or changed",
+        rule="anchor",
+        path=label,
+    )
+
+
+class FinalState(Visitor[Never, MatchReport]):
+    """The state at the end of the file, folded once (:class:`~ginlog.play.reducer.Fold`), as a :class:`MatchReport`.
+
+    An illegal event is reported and skipped (the state stays as it was); a
+    file whose first line is not a match's beginning is read no further.
+    ``anchor`` is a head hash the user kept: the file must still hold it,
+    which catches lines cut off the end.
+    """
+
+    def __init__(
+        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, anchor: str | None = None
+    ) -> None:
+        super().__init__(errors, limit=limit)
+        self.anchor = anchor
+        self._fold: Fold | None = None
+        self._lines = 0
+        self._head: str | None = None
+        self._anchored = anchor is None
+
+    def event(self, lineno: int, seq: int, event: Event, digest: str) -> None:
+        fold = self._fold
+        try:
+            if fold is None:
+                self._fold = Fold(_first(event), seq)
+            else:
+                fold.apply(event, seq)
+        except GinlogError as exc:
+            self.error(exc.at(path=self.label, line=lineno, seq=seq))
+            if self._fold is None:
+                raise Stop from None  # without the first line there is nothing to check the rest against
+            return
+        self._lines = lineno
+        self._head = digest
+        if not self._anchored and digest == self.anchor:
+            self._anchored = True
+
+    def run(self, lineno: int, seq: int, events: Sequence[Event], digests: Sequence[str]) -> Iterable[Never]:
+        done = 0
+        if self._fold is None:
+            self.event(lineno, seq, events[0], digests[0])  # the fold begins, or the reading stops
+            done = 1
+        fold = self._fold
+        assert fold is not None
+        while done < len(events):
+            k, exc = fold.apply_run(events, seq, done)
+            if k > done:
+                self._lines, self._head = lineno + k - 1, digests[k - 1]
+                if not self._anchored:
+                    self._anchored = self.anchor in digests[done:k]
+            if exc is None:
+                break
+            self.error(exc.at(path=self.label, line=lineno + k, seq=seq + k))
+            done = k + 1
+        return ()
+
+    def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
+        self.error(err)
+        if self._fold is None:
+            raise Stop
+
+    def end(self) -> MatchReport:
+        label = self.label
+        if not self._anchored:
+            assert self.anchor is not None
+            self._last_error(_anchor_error(self.anchor, label))
+        fold = self._fold
+        if fold is None and not self.errors:
+            self._last_error(
+                EventError("the file is empty: a match file begins with match_started", rule="first-event", path=label)
+            )
+        errors = tuple(self.errors or ())
+        if fold is None:
+            return MatchReport(label, None, errors, self._lines, self._head)
+        return MatchReport(label, fold.state, errors, self._lines, self._head, fold.rewind())
+
+
+class Steps(Visitor[Step, "Step | None"]):
+    """Every event with the state after it, as :class:`Step`\\ s (through the pure :func:`~ginlog.play.reducer.apply`).
+
+    An illegal event is reported and skipped; a file whose first line is not
+    a match's beginning is read no further. ``end()`` gives the last step.
+    """
+
+    def __init__(self, errors: list[GinlogError] | None = None, *, limit: int | None = None) -> None:
+        super().__init__(errors, limit=limit)
+        self._tl: Timeline | None = None
+        self._last: Step | None = None
+
+    def event(self, lineno: int, seq: int, event: Event, digest: str) -> Step | None:
+        tl = self._tl
+        try:
+            tl = start(_first(event), seq) if tl is None else apply(tl, event, seq)
+        except GinlogError as exc:
+            self.error(exc.at(path=self.label, line=lineno, seq=seq))
+            if self._tl is None:
+                raise Stop from None  # without the first line there is nothing to check the rest against
+            return None
+        self._tl = tl
+        self._last = step = Step(lineno, seq, event, tl, digest)
+        return step
+
+    def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
+        self.error(err)
+        if self._tl is None:
+            raise Stop
+
+    def end(self) -> Step | None:
+        return self._last
+
+
+class Chain(Visitor[Never, ChainReport]):
+    """The hash chain and the seqs alone: every line checked as a record, no event made, no rule consulted.
+
+    Fast on any file (with the fast path, a known line is checked by its
+    bytes), and it reads files whose events this ginlog could not: a newer
+    schema, an unknown event type.
+    """
+
+    decodes = False
+
+    def __init__(
+        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, anchor: str | None = None
+    ) -> None:
+        super().__init__(errors, limit=limit)
+        self.anchor = anchor
+        self._lines = 0
+        self._head: str | None = None
+        self._anchored = anchor is None
+
+    def line(self, lineno: int, seq: int, digest: str) -> None:
+        self._lines = lineno
+        self._head = digest
+        if not self._anchored and digest == self.anchor:
+            self._anchored = True
+
+    def end(self) -> ChainReport:
+        if not self._anchored:
+            assert self.anchor is not None
+            self._last_error(_anchor_error(self.anchor, self.label))
+        return ChainReport(self.label, tuple(self.errors or ()), self._lines, self._head)
+
+
+# --------------------------------------------------------------------------- the app's two readings
+
+
+def read_match(
+    source: Source,
+    *,
+    collect: bool = False,
+    name: str | None = None,
+    upto: int | None = None,
+    anchor: str | None = None,
+    known: KnownBodies | None = SHARED,
+    block: int = BLOCK,
+) -> MatchReport:
+    """Read a whole match file into its final state: :func:`read` with a :class:`FinalState`.
+
+    ``collect=True`` gathers every problem into the report instead of raising.
+    ``anchor`` is a head hash the user kept: the file must still end there
+    (or continue from it), which catches lines cut off the end. ``known=None``
+    turns the fast path off.
+    """
+    visitor = FinalState([] if collect else None, anchor=anchor)
+    return read(source, visitor, known=known, name=name, upto=upto, block=block)
+
+
+def iter_steps(
+    source: Source,
+    *,
+    errors: list[GinlogError] | None = None,
+    name: str | None = None,
+    upto: int | None = None,
+    known: KnownBodies | None = SHARED,
+    block: int = BLOCK,
+) -> Iterator[Step]:
+    """Stream the steps of a match: (line, event, state after it): :func:`walk` with :class:`Steps`.
+
+    With ``errors=None`` the first problem is raised, with its place. With a
+    list, problems are appended and reading goes on where that makes sense:
+    a line that cannot be read or an illegal event is skipped (the state stays
+    as it was), so one bad line does not hide the rest. ``upto`` stops after
+    that many lines (replay to event N).
+    """
+    return walk(source, Steps(errors), known=known, name=name, upto=upto, block=block)
