@@ -5,7 +5,7 @@
 1. A match file of about ``--events`` events: the ``standard`` rules with
    ``game_target`` raised (``attrs.evolve``) so the match never ends by score,
    hands simulated (table view) until the count is reached, written through
-   ``ginlog.log.store``. It ends between hands, so ``upcard 7h`` is legal next.
+   ``ginlog.log.writer``. It ends between hands, so ``upcard 7h`` is legal next.
 2. Wall time of each command with ``subprocess.run``, ``--repeat`` times,
    interleaved so a change of machine load hits every row alike:
 

@@ -10,11 +10,12 @@ it knows come as runs of events, never parsed) and hands everything to the
 visitor. What a problem does -- raise, or be kept while reading goes on --
 is the visitor's decision, not the driver's.
 
-The visitors here: :class:`FinalState` (the state at the end, through the
-snapshotting :class:`~ginlog.play.reducer.Fold`: :func:`read_match`),
-:class:`Steps` (the state after every event, for replays and ``show --at``:
-:func:`iter_steps`) and :class:`Chain` (the hash chain and the seqs alone,
-no rules: an audit of the record itself).
+ginlog's visitors (:mod:`ginlog.match.visitors`, all importable from here):
+:class:`FinalState` (the state at the end, through the snapshotting
+:class:`~ginlog.play.reducer.Fold`: :func:`read_match`), :class:`Steps` (the
+state after every event, for replays, ``show --at`` and viewers:
+:func:`iter_steps`) and :class:`Chain` (the hash chain and the seqs alone, no
+rules: an audit of the record itself).
 
 The visitor protocol (subclass :class:`Visitor`; every hook has a default):
 
@@ -73,17 +74,14 @@ A visitor counting the events of each type, and its result:
 from __future__ import annotations
 
 import gc
-from collections.abc import Generator, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Final, Generic, Never, TypeVar, cast
+from collections.abc import Generator, Iterator
+from typing import Any, Final, TypeVar, cast
 
-import attrs
-
-from ginlog.errors import EventError, GinlogError, IllegalMove, IntegrityError
-from ginlog.log.events import Event, LineDecoder, MatchStarted, event_type
+from ginlog.errors import GinlogError
+from ginlog.log.events import LineDecoder
 from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Line, Run, Source, label_of, read_runs
-from ginlog.play.reducer import Fold, Rewind, apply, start
-from ginlog.play.state import MatchState, Timeline
+from ginlog.match.visitors import Chain, ChainReport, FinalState, MatchReport, Step, Steps, Stop, Visitor
 
 __all__ = [
     "SHARED",
@@ -109,123 +107,6 @@ R = TypeVar("R")
 SHARED: Final = KnownBodies()
 
 
-class Stop(Exception):
-    """Raised by a visitor's hook to end the reading early; the driver then calls ``end()``."""
-
-
-# --------------------------------------------------------------------------- results
-
-
-@attrs.frozen
-class Step:
-    """One line of a match file, its event, and the state after it."""
-
-    line: int
-    seq: int
-    event: Event
-    timeline: Timeline
-    digest: str
-
-    @property
-    def state(self) -> MatchState:
-        return self.timeline.state
-
-
-@attrs.frozen
-class MatchReport:
-    """Everything a reader learned from a match file."""
-
-    path: str
-    state: MatchState | None  # after the last event that could be applied; None without a first line
-    errors: tuple[GinlogError, ...]
-    lines: int  # the line of the last event applied
-    head: str | None  # digest of that line (the head hash to keep)
-    rewind: Rewind | None = attrs.field(default=None, eq=False, repr=False)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    @property
-    def timeline(self) -> Timeline | None:
-        """The reducer's timeline at the end, which corrections appended later go back through.
-
-        Rebuilt on each access from the last few dozen events (a millisecond
-        or so), so a reader that only wants the state never pays for it.
-        """
-        return self.rewind.timeline() if self.rewind is not None else None
-
-
-@attrs.frozen
-class ChainReport:
-    """What the hash chain and the seqs say of a file, no rule of play consulted."""
-
-    path: str
-    errors: tuple[GinlogError, ...]
-    lines: int  # the last line read that continues the chain
-    head: str | None  # its digest
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-
-# --------------------------------------------------------------------------- the protocol
-
-
-class Visitor(Generic[T, R]):
-    """The base visitor: every hook does nothing, every problem is raised or kept (see the module docstring).
-
-    ``errors=None`` raises the first problem; a list collects them and reading
-    goes on (``limit``: stop once that many are kept).
-    """
-
-    #: Whether the driver makes each line's event (False: :meth:`line` instead, the chain alone).
-    decodes: ClassVar[bool] = True
-
-    def __init__(self, errors: list[GinlogError] | None = None, *, limit: int | None = None) -> None:
-        self.errors = errors
-        self.limit = limit
-        self.label = "<stdin>"
-
-    def begin(self, label: str) -> None:
-        self.label = label
-
-    def event(self, lineno: int, seq: int, event: Event, digest: str) -> T | None:
-        return None
-
-    def run(self, lineno: int, seq: int, events: Sequence[Event], digests: Sequence[str]) -> Iterable[T]:
-        event = self.event
-        for i, ev in enumerate(events):
-            out = event(lineno + i, seq + i, ev, digests[i])
-            if out is not None:
-                yield out
-
-    def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
-        self.error(err)
-
-    def line(self, lineno: int, seq: int, digest: str) -> None:
-        pass
-
-    def error(self, err: GinlogError) -> None:
-        errors = self.errors
-        if errors is None:
-            raise err from None
-        errors.append(err)
-        if self.limit is not None and len(errors) >= self.limit:
-            raise Stop
-
-    def end(self) -> R:
-        raise NotImplementedError
-
-    def _last_error(self, err: GinlogError) -> None:
-        """:meth:`error` for a problem found in ``end()``: the reading is over, there is nothing to stop."""
-        try:
-            self.error(err)
-        except Stop:
-            pass
-
-
 # --------------------------------------------------------------------------- the driver
 
 
@@ -241,9 +122,9 @@ def read(
     """Read ``source`` (a path or a binary stream) through ``visitor``; return what its ``end()`` makes.
 
     ``known`` is the fast path (None: every line parsed the plain way);
-    ``name`` what errors call the file; ``upto`` the last line to read (the
-    line after it is still read, and reported if bad, as a plain reader
-    meets it); ``block`` the bytes read at a time.
+    ``name`` what errors call the file; ``upto`` the last line handed to the
+    visitor (the reading stops at the line after it, which is read too: a
+    problem there is reported); ``block`` the bytes read at a time.
 
     CPython's cyclic garbage collector is paused meanwhile: a replay makes
     many small objects that form no cycles (reference counting frees them)
@@ -341,165 +222,6 @@ def _lines(items: Iterator[Line | Run], visitor: Visitor[Any, Any], upto: int | 
         seq = item.seq
         if seq is not None:
             line(item.lineno, seq, item.digest)
-
-
-# --------------------------------------------------------------------------- visitors
-
-
-def _first(event: Event) -> MatchStarted:
-    if not isinstance(event, MatchStarted):
-        raise IllegalMove(f"a match file begins with match_started, not {event_type(event)}", rule="first-event")
-    return event
-
-
-def _anchor_error(anchor: str, label: str) -> IntegrityError:
-    return IntegrityError(
-        f"the file does not contain the kept head {anchor[:12]}...: lines were removed or changed",
-        rule="anchor",
-        path=label,
-    )
-
-
-class FinalState(Visitor[Never, MatchReport]):
-    """The state at the end of the file, folded once (:class:`~ginlog.play.reducer.Fold`), as a :class:`MatchReport`.
-
-    An illegal event is reported and skipped (the state stays as it was); a
-    file whose first line is not a match's beginning is read no further.
-    ``anchor`` is a head hash the user kept: the file must still hold it,
-    which catches lines cut off the end.
-    """
-
-    def __init__(
-        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, anchor: str | None = None
-    ) -> None:
-        super().__init__(errors, limit=limit)
-        self.anchor = anchor
-        self._fold: Fold | None = None
-        self._lines = 0
-        self._head: str | None = None
-        self._anchored = anchor is None
-
-    def event(self, lineno: int, seq: int, event: Event, digest: str) -> None:
-        fold = self._fold
-        try:
-            if fold is None:
-                self._fold = Fold(_first(event), seq)
-            else:
-                fold.apply(event, seq)
-        except GinlogError as exc:
-            self.error(exc.at(path=self.label, line=lineno, seq=seq))
-            if self._fold is None:
-                raise Stop from None  # without the first line there is nothing to check the rest against
-            return
-        self._lines = lineno
-        self._head = digest
-        if not self._anchored and digest == self.anchor:
-            self._anchored = True
-
-    def run(self, lineno: int, seq: int, events: Sequence[Event], digests: Sequence[str]) -> Iterable[Never]:
-        done = 0
-        if self._fold is None:
-            self.event(lineno, seq, events[0], digests[0])  # the fold begins, or the reading stops
-            done = 1
-        fold = self._fold
-        assert fold is not None
-        while done < len(events):
-            k, exc = fold.apply_run(events, seq, done)
-            if k > done:
-                self._lines, self._head = lineno + k - 1, digests[k - 1]
-                if not self._anchored:
-                    self._anchored = self.anchor in digests[done:k]
-            if exc is None:
-                break
-            self.error(exc.at(path=self.label, line=lineno + k, seq=seq + k))
-            done = k + 1
-        return ()
-
-    def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
-        self.error(err)
-        if self._fold is None:
-            raise Stop
-
-    def end(self) -> MatchReport:
-        label = self.label
-        if not self._anchored:
-            assert self.anchor is not None
-            self._last_error(_anchor_error(self.anchor, label))
-        fold = self._fold
-        if fold is None and not self.errors:
-            self._last_error(
-                EventError("the file is empty: a match file begins with match_started", rule="first-event", path=label)
-            )
-        errors = tuple(self.errors or ())
-        if fold is None:
-            return MatchReport(label, None, errors, self._lines, self._head)
-        return MatchReport(label, fold.state, errors, self._lines, self._head, fold.rewind())
-
-
-class Steps(Visitor[Step, "Step | None"]):
-    """Every event with the state after it, as :class:`Step`\\ s (through the pure :func:`~ginlog.play.reducer.apply`).
-
-    An illegal event is reported and skipped; a file whose first line is not
-    a match's beginning is read no further. ``end()`` gives the last step.
-    """
-
-    def __init__(self, errors: list[GinlogError] | None = None, *, limit: int | None = None) -> None:
-        super().__init__(errors, limit=limit)
-        self._tl: Timeline | None = None
-        self._last: Step | None = None
-
-    def event(self, lineno: int, seq: int, event: Event, digest: str) -> Step | None:
-        tl = self._tl
-        try:
-            tl = start(_first(event), seq) if tl is None else apply(tl, event, seq)
-        except GinlogError as exc:
-            self.error(exc.at(path=self.label, line=lineno, seq=seq))
-            if self._tl is None:
-                raise Stop from None  # without the first line there is nothing to check the rest against
-            return None
-        self._tl = tl
-        self._last = step = Step(lineno, seq, event, tl, digest)
-        return step
-
-    def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
-        self.error(err)
-        if self._tl is None:
-            raise Stop
-
-    def end(self) -> Step | None:
-        return self._last
-
-
-class Chain(Visitor[Never, ChainReport]):
-    """The hash chain and the seqs alone: every line checked as a record, no event made, no rule consulted.
-
-    Fast on any file (with the fast path, a known line is checked by its
-    bytes), and it reads files whose events this ginlog could not: a newer
-    schema, an unknown event type.
-    """
-
-    decodes = False
-
-    def __init__(
-        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, anchor: str | None = None
-    ) -> None:
-        super().__init__(errors, limit=limit)
-        self.anchor = anchor
-        self._lines = 0
-        self._head: str | None = None
-        self._anchored = anchor is None
-
-    def line(self, lineno: int, seq: int, digest: str) -> None:
-        self._lines = lineno
-        self._head = digest
-        if not self._anchored and digest == self.anchor:
-            self._anchored = True
-
-    def end(self) -> ChainReport:
-        if not self._anchored:
-            assert self.anchor is not None
-            self._last_error(_anchor_error(self.anchor, self.label))
-        return ChainReport(self.label, tuple(self.errors or ()), self._lines, self._head)
 
 
 # --------------------------------------------------------------------------- the app's two readings
