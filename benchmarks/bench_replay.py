@@ -7,7 +7,7 @@
    stock order recorded), as long matches under the ``standard`` rules with
    ``game_target`` raised to 10**9 so a match never ends by score:
    ``simulate_match(rules, seed=..., max_hands=--match-hands)``, one file per
-   match. Each file is built in memory with ``store.encode``/``store.digest``
+   match. Each file is built in memory with ``format.encode``/``format.digest``
    (one ``ts`` for every line, as one ``create`` + ``append_many`` writes it)
    and written once: byte for byte what ginlog writes.
 2. Speed, in one run over the same files, in a fresh interpreter that only
@@ -55,9 +55,9 @@ from typing import Any
 
 import attrs
 
-from ginlog.log import store
+from ginlog.log import format
 from ginlog.log.events import SCHEMA_VERSION, Event, FirstDealer, MatchStarted, event_fields, event_type
-from ginlog.match.matchfile import read_match
+from ginlog.match.reading import read_match
 from ginlog.play.reducer import start, step
 from ginlog.game.rules import Rules, preset
 from ginlog.play.simulate import simulate_hand, simulate_match
@@ -71,7 +71,7 @@ MB = 1024 * 1024
 _CHILD = r"""
 import json, resource, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
-from ginlog.match.matchfile import read_match
+from ginlog.match.reading import read_match
 out = {"import_s": time.perf_counter() - t0, "import_cpu": time.process_time() - c0}
 if sys.argv[1] != "-":
     t, c = time.perf_counter(), time.process_time()
@@ -112,8 +112,8 @@ def encode_events(events: Sequence[Event], first_seq: int, prev: str | None, ts:
     """The lines ginlog writes for ``events`` (each with its newline), and the last digest."""
     out = []
     for seq, ev in enumerate(events, start=first_seq):
-        raw = store.encode(seq, ts, event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
-        prev = store.digest(raw)
+        raw = format.encode(seq, ts, event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
+        prev = format.digest(raw)
         out.append(raw + b"\n")
     return out, prev
 
@@ -355,7 +355,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         directory = Path(tempfile.mkdtemp(prefix="bench-replay-", dir=args.out))
     else:
         directory = Path(tempfile.mkdtemp(prefix="bench-replay-"))
-    ts = store.now_ts()
+    ts = format.now_ts()
     try:
         print(f"ginlog replay benchmark  (python {sys.version.split()[0]}, seed {args.seed}, files in {directory})")
         print()

@@ -12,7 +12,7 @@ chosen moves, as a table would play them) or simulated with
 
 Invalid files start as valid files written the same way and are then damaged
 the way a real fault would: an illegal move is appended with the low-level
-``store.append`` (so the hash chain is intact and only the rule is broken);
+``writer.append`` (so the hash chain is intact and only the rule is broken);
 edited, deleted, torn and garbled lines are made by changing the file's bytes.
 
 The output is byte-stable: the match-file writer's clock is replaced by a
@@ -33,7 +33,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from ginlog.log import store
+from ginlog.log import writer
 from ginlog.game.cards import DECK, Card, parse_card, parse_cards
 from ginlog.log.events import (
     SCHEMA_VERSION,
@@ -52,7 +52,8 @@ from ginlog.log.events import (
     event_fields,
     event_type,
 )
-from ginlog.match.matchfile import append_events, new_match, read_match
+from ginlog.match.matchfile import append_events, new_match
+from ginlog.match.reading import read_match
 from ginlog.game.rules import Rules, preset
 from ginlog.play.simulate import Mode, simulate_hand
 from ginlog.play.state import FinishedHand, MatchState, Timeline
@@ -79,12 +80,12 @@ class Clock:
 
 @contextlib.contextmanager
 def fixed_clock(clock: Clock) -> Iterator[Clock]:
-    saved = store.now_ts
-    store.now_ts = clock  # type: ignore[assignment]
+    saved = writer.now_ts
+    writer.now_ts = clock  # type: ignore[assignment]
     try:
         yield clock
     finally:
-        store.now_ts = saved  # type: ignore[assignment]
+        writer.now_ts = saved  # type: ignore[assignment]
 
 
 # ---------------------------------------------------------------------------
@@ -117,7 +118,7 @@ class Writer:
 
     def raw_append(self, type_: str, fields: dict[str, Any]) -> int:
         """Append one line with the store alone (no rule check); return its line number."""
-        line = store.append(self.path, type_, SCHEMA_VERSION, fields, expect=self.lines, ts=self.clock())
+        line = writer.append(self.path, type_, SCHEMA_VERSION, fields, expect=self.lines, ts=self.clock())
         return line.lineno
 
     def raw_event(self, event: Event) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.match.matchfile import read_match
+from ginlog.match.reading import read_match
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_cli.py"
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.log import store
+from ginlog.log import writer
 from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
-from ginlog.match.matchfile import read_match
+from ginlog.match.reading import read_match
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_replay.py"
 TS = "2026-11-29T19:56:25.123Z"
@@ -33,8 +33,8 @@ def test_bench_replay_runs(bench, capsys: pytest.CaptureFixture[str], tmp_path: 
     events = bench.simulate_match(bench.long_rules(), seed=5, max_hands=3)
     mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
     bench.write_match(mine, events, TS)
-    store.create(theirs, event_type(events[0]), SCHEMA_VERSION, event_fields(events[0]), ts=TS)
-    store.append_many(
+    writer.create(theirs, event_type(events[0]), SCHEMA_VERSION, event_fields(events[0]), ts=TS)
+    writer.append_many(
         theirs, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events[1:]], expect=1, ts=TS
     )
     assert mine.read_bytes() == theirs.read_bytes()

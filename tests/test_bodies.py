@@ -1,12 +1,13 @@
 """The replay's fast path: lines whose body was seen before are not parsed.
 
-:func:`ginlog.log.store.read_bodies` reads the envelope of a line as ginlog writes
-it off the bytes and, when the rest (the ``type``, ``v`` and the fields) is a
-body it already knows, skips JSON and structuring. That is only sound if a
-file reads the same with and without it: every error in the same place with
-the same words, the same state, the same head. These tests hold the two paths
-equal on valid files and on files with bytes changed, lines moved, and lines
-rewritten into every non-canonical spelling of the same JSON.
+A :class:`ginlog.log.known.KnownBodies` given to the reader reads the envelope
+of a line as ginlog writes it off the bytes and, when the rest (the ``type``,
+``v`` and the fields) is a body it already knows, skips JSON and structuring.
+That is only sound if a file reads the same with and without it (``known=None``):
+every error in the same place with the same words, the same state, the same
+head. These tests hold the two paths equal on valid files and on files with
+bytes changed, lines moved, and lines rewritten into every non-canonical
+spelling of the same JSON.
 """
 
 from __future__ import annotations
@@ -14,17 +15,19 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ginlog.log import store
-from ginlog.match import matchfile
+from ginlog.errors import GinlogError
 from ginlog.log.events import SCHEMA_VERSION, Event, event_fields, event_type
-from ginlog.match.matchfile import MatchReport, iter_steps, read_match
+from ginlog.log.format import ENVELOPE_KEYS, Line, digest, encode
+from ginlog.log.known import KnownBodies
+from ginlog.log.reader import BLOCK, Run, read_lines, read_runs
+from ginlog.match.reading import iter_steps, read_match
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
 
@@ -34,8 +37,8 @@ TS = "2026-11-29T19:56:25.123Z"
 def encode_all(events: Sequence[Event], ts: Sequence[str] | None = None) -> list[bytes]:
     out, prev = [], None
     for seq, ev in enumerate(events, start=1):
-        raw = store.encode(seq, ts[seq - 1] if ts else TS, event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
-        prev = store.digest(raw)
+        raw = encode(seq, ts[seq - 1] if ts else TS, event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
+        prev = digest(raw)
         out.append(raw)
     return out
 
@@ -43,11 +46,11 @@ def encode_all(events: Sequence[Event], ts: Sequence[str] | None = None) -> list
 def rechain(raws: Sequence[bytes], start: int = 0) -> list[bytes]:
     """Fix every ``prev`` from line ``start`` on (as a forger would), keeping each line's other bytes."""
     out = list(raws[:start])
-    prev = store.digest(out[-1]) if out else None
+    prev = digest(out[-1]) if out else None
     for raw in raws[start:]:
         fixed = re.sub(rb'"prev":(null|"[0-9a-f]{64}")', b'"prev":' + (json.dumps(prev).encode()), raw, count=1)
         out.append(fixed)
-        prev = store.digest(fixed)
+        prev = digest(fixed)
     return out
 
 
@@ -61,42 +64,52 @@ def errors_of(errors: Sequence[Any]) -> list[tuple[Any, ...]]:
     return [(type(e).__name__, e.rule, e.line, e.seq, e.message) for e in errors]
 
 
-def outcome(data: bytes) -> tuple[Any, ...]:
+def outcome(data: bytes, known: KnownBodies | None, block: int = BLOCK) -> tuple[Any, ...]:
     """Everything a reader learns from ``data``: by :func:`read_match` and step by step."""
-    report = read_match(io.BytesIO(data), name="m.jsonl", collect=True)
+    report = read_match(io.BytesIO(data), name="m.jsonl", collect=True, known=known, block=block)
     errors: list[Any] = []
-    steps = [(s.line, s.seq, s.event, s.digest, s.state) for s in iter_steps(io.BytesIO(data), errors=errors, name="m.jsonl")]
+    steps = [
+        (s.line, s.seq, s.event, s.digest, s.state)
+        for s in iter_steps(io.BytesIO(data), errors=errors, name="m.jsonl", known=known, block=block)
+    ]
     return (errors_of(report.errors), report.state, report.lines, report.head, report.timeline, steps, errors_of(errors))
 
 
 #: Block sizes to read with: the default, and small ones that cut lines (and runs of known lines) anywhere.
-BLOCKS = (store._BLOCK, 61, 200, 777, 4096)
+BLOCKS = (BLOCK, 61, 200, 777, 4096)
 
 
-def read_both(data: bytes, warm: Sequence[bytes], block: int = store._BLOCK) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+def warmed(raws: Sequence[bytes]) -> KnownBodies:
+    """Known bodies primed by reading the lines ``raws``."""
+    known = KnownBodies()
+    read_match(io.BytesIO(b"".join(r + b"\n" for r in raws)), name="warm.jsonl", collect=True, known=known)
+    assert len(known), "priming remembered no bodies"
+    return known
+
+
+def read_both(data: bytes, warm: Sequence[bytes], block: int = BLOCK) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     """Read ``data`` with the fast path primed by the lines ``warm``, and again with it off.
 
     The fast read takes ``block`` bytes at a time; the slow one the default.
     """
-    matchfile._KNOWN.clear()
-    read_match(io.BytesIO(b"".join(r + b"\n" for r in warm)), name="warm.jsonl", collect=True)
-    assert matchfile._KNOWN, "priming remembered no bodies"
-    default = store._BLOCK
-    store._BLOCK = block
-    try:
-        fast = outcome(data)
-    finally:
-        store._BLOCK = default
-    saved, remember, decode = dict(matchfile._KNOWN), matchfile._remember, matchfile._decode
-    matchfile._KNOWN.clear()
-    matchfile._remember = lambda key, event: None  # type: ignore[assignment]  # every line parsed
-    matchfile._decode = None
-    try:
-        slow = outcome(data)
-    finally:
-        matchfile._remember, matchfile._decode = remember, decode  # type: ignore[assignment]
-        matchfile._KNOWN.update(saved)
+    fast = outcome(data, warmed(warm), block)
+    slow = outcome(data, None)  # every line parsed
     return fast, slow
+
+
+def _raise(err: GinlogError) -> None:
+    raise err
+
+
+def lines_of(items: Iterable[Line | Run]) -> list[tuple[int, int | None, str, bytes, Event | None]]:
+    """The reader's items line by line: (lineno, seq, digest, raw, the event if the line was known, else None)."""
+    out: list[tuple[int, int | None, str, bytes, Event | None]] = []
+    for item in items:
+        if isinstance(item, Run):
+            out += [(item.lineno + i, item.seq + i, item.digests[i], item.raws[i], ev) for i, ev in enumerate(item.events)]
+        else:
+            out.append((item.lineno, item.seq, item.digest, item.raw, None))
+    return out
 
 
 def join(raws: Sequence[bytes]) -> bytes:
@@ -114,18 +127,18 @@ def test_a_valid_file_reads_the_same_with_and_without_the_fast_path(key: tuple[s
 
 def test_most_lines_of_a_match_take_the_fast_path() -> None:
     raws = MATCHES[("standard", "full", 1)]
-    matchfile._KNOWN.clear()
-    read_match(io.BytesIO(join(raws)))
-    rows = list(store.read_bodies(io.BytesIO(join(raws)), matchfile._KNOWN))
-    hits = sum(1 for row in rows if row[3] is None)
+    known = warmed(raws)
+    known.decode = False  # the bodies remembered alone
+    rows = lines_of(read_runs(io.BytesIO(join(raws)), _raise, known=known))
+    hits = sum(1 for row in rows if row[4] is not None)
     assert hits >= len(rows) * 0.6, f"{hits} of {len(rows)} lines known"
     # ... and each known line gives the event the slow path builds, with the same seq and digest.
-    slow = list(store.read_rows(io.BytesIO(join(raws))))
-    assert [(r[0], r[2], r[4]) for r in rows] == [(s[0], s[2]["seq"], s[3]) for s in slow]
-    steps = list(iter_steps(io.BytesIO(join(raws))))
+    slow = list(read_lines(io.BytesIO(join(raws))))
+    assert [(r[0], r[1], r[2]) for r in rows] == [(s.lineno, s.data["seq"], s.digest) for s in slow]
+    steps = list(iter_steps(io.BytesIO(join(raws)), known=None))
     for row, step in zip(rows, steps):
-        if row[3] is None:
-            assert row[5] == step.event
+        if row[4] is not None:
+            assert row[4] == step.event
 
 
 def test_lines_written_at_different_times_still_take_the_fast_path() -> None:
@@ -134,14 +147,16 @@ def test_lines_written_at_different_times_still_take_the_fast_path() -> None:
     raws = encode_all(events, stamps)
     fast, slow = read_both(join(raws), raws)
     assert fast == slow and fast[0] == []
-    rows = list(store.read_bodies(io.BytesIO(join(raws)), matchfile._KNOWN))
-    assert sum(1 for row in rows if row[3] is None) >= len(rows) // 2
+    known = warmed(raws)
+    known.decode = False
+    rows = lines_of(read_runs(io.BytesIO(join(raws)), _raise, known=known))
+    assert sum(1 for row in rows if row[4] is not None) >= len(rows) // 2
 
 
 # Every way of writing a known line that is not exactly ginlog's, and some that are not JSON.
 def _respell(raw: bytes) -> list[bytes]:
     obj = json.loads(raw)
-    env = {k: obj[k] for k in store.ENVELOPE_KEYS}
+    env = {k: obj[k] for k in ENVELOPE_KEYS}
     fields = {k: v for k, v in obj.items() if k not in env}
     body = json.dumps(fields, separators=(",", ":"))[1:-1].encode()
     seq = str(env["seq"]).encode()
@@ -237,15 +252,17 @@ def test_a_wrong_seq_is_reported_and_the_lines_after_it_are_read_against_the_new
 
 
 def test_the_deal_and_the_shown_hands_are_read_without_json() -> None:
-    # They never repeat, so they are not known bodies; events.event_from_body reads their usual form.
+    # They never repeat, so they are not known bodies; KnownBodies.read_body reads their usual form.
     raws = MATCHES[("standard", "full", 1)]
-    matchfile._KNOWN.clear()
-    read_match(io.BytesIO(join(raws)))
-    rows = list(store.read_bodies(io.BytesIO(join(raws)), matchfile._KNOWN, decode=matchfile._decode))
-    unique = [row for row in rows if b'"type":"hand_dealt"' in row[1] or b'"type":"hand_shown"' in row[1]]
-    assert len(unique) >= 6 and all(row[3] is None for row in unique)
-    steps = list(iter_steps(io.BytesIO(join(raws))))
-    assert [row[5] for row in unique] == [steps[row[0] - 1].event for row in unique]
+    known = warmed(raws)
+    rows = lines_of(read_runs(io.BytesIO(join(raws)), _raise, known=known))
+    unique = [row for row in rows if b'"type":"hand_dealt"' in row[3] or b'"type":"hand_shown"' in row[3]]
+    assert len(unique) >= 6 and all(row[4] is not None for row in unique)
+    steps = list(iter_steps(io.BytesIO(join(raws)), known=None))
+    assert [row[4] for row in unique] == [steps[row[0] - 1].event for row in unique]
+    known.decode = False  # ... and without the body readers, they are parsed
+    rows = lines_of(read_runs(io.BytesIO(join(raws)), _raise, known=known))
+    assert all(row[4] is None for row in rows if b'"type":"hand_dealt"' in row[3] or b'"type":"hand_shown"' in row[3])
 
 
 def _rewrite_cards(raw: bytes) -> list[bytes]:

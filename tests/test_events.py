@@ -21,7 +21,7 @@ from ginlog.log.events import (
     event_from_line,
     upcast,
 )
-from ginlog.match.matchfile import read_match
+from ginlog.match.reading import read_match
 from ginlog.game.rules import preset, rules_to_dict
 
 TS = "2026-11-29T19:56:25.123Z"

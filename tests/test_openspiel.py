@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from ginlog.app.audit import audit_file
 from ginlog.app.cli import build_app
 from ginlog.errors import GinlogError
-from ginlog.match.matchfile import read_match
+from ginlog.match.reading import read_match
 from ginlog.app.openspiel import MELDS, import_file, parse_record, record_events
 from ginlog.play.reducer import fold
 from ginlog.app.views import score_json

@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from ginlog.match.matchfile import new_match, read_match
+from ginlog.match.matchfile import new_match
+from ginlog.match.reading import read_match
 from ginlog.app.recorder import run_recorder
 from ginlog.game.rules import preset
 

@@ -36,7 +36,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
-from ginlog.log import store
+from ginlog.log import format
 from ginlog.game.cards import DECK, Card, mask_cards, parse_cards
 from ginlog.errors import IllegalMove
 from ginlog.log.events import (
@@ -57,7 +57,7 @@ from ginlog.log.events import (
     event_fields,
     event_type,
 )
-from ginlog.match.matchfile import iter_steps, read_match
+from ginlog.match.reading import iter_steps, read_match
 from ginlog.game.melds import best_arrangement, min_deadwood
 from ginlog.play.reducer import SNAPSHOT_EVERY, UNDO_DEPTH, Fold, apply, fold, start
 from ginlog.game.rules import Rules, preset, rules_from_dict, rules_to_dict
@@ -609,8 +609,8 @@ def file_bytes(events: Sequence[Event]) -> bytes:
     out = []
     prev = None
     for seq, ev in enumerate(events, start=1):
-        raw = store.encode(seq, TS, event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
-        prev = store.digest(raw)
+        raw = format.encode(seq, TS, event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
+        prev = format.digest(raw)
         out.append(raw + b"\n")
     return b"".join(out)
 

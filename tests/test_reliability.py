@@ -42,11 +42,12 @@ from hypothesis import HealthCheck, given, settings
 sys.path.insert(0, str(Path(__file__).with_name("reliability")))
 import reliability_campaigns as rc  # noqa: E402
 
-from ginlog.log import store  # noqa: E402
+from ginlog.log import files, format, reader, writer  # noqa: E402
 from ginlog.app.audit import audit_file  # noqa: E402
 from ginlog.errors import Conflict, GinlogError, StoreError, TornTail  # noqa: E402
 from ginlog.log.events import Note  # noqa: E402
-from ginlog.match.matchfile import append_event, new_match, read_match  # noqa: E402
+from ginlog.match.matchfile import append_event, new_match  # noqa: E402
+from ginlog.match.reading import read_match  # noqa: E402
 from ginlog.game.rules import preset  # noqa: E402
 from ginlog.play.simulate import simulate_match  # noqa: E402
 
@@ -111,8 +112,8 @@ def test_torn_tail_is_reported_and_repair_keeps_the_bytes(tmp_path: Path) -> Non
     path = tmp_path / "m.jsonl"
     new_match(path, ("Ann", "Bob"), preset("standard"))
     append_event(path, Note(text="kept"))
-    h = store.head(path)
-    raw = store.encode(3, store.now_ts(), "note", 2, h.digest, {"text": "cut short"})
+    h = files.head(path)
+    raw = format.encode(3, format.now_ts(), "note", 2, h.digest, {"text": "cut short"})
     with open(path, "ab") as f:
         f.write(raw[:25])
     audit = audit_file(str(path))
@@ -120,7 +121,7 @@ def test_torn_tail_is_reported_and_repair_keeps_the_bytes(tmp_path: Path) -> Non
     with pytest.raises(GinlogError) as info:
         append_event(path, Note(text="refused"))
     assert info.value.rule == "torn-tail"
-    rep = store.repair(path)
+    rep = writer.repair(path)
     assert rep.torn == raw[:25] and rep.side_file is not None and rep.side_file.read_bytes() == raw[:25]
     assert audit_file(str(path)).ok and read_match(path).lines == 2
     append_event(path, Note(text="after repair"))
@@ -217,7 +218,7 @@ def test_tampering_kinds_named_in_the_issue(fastdir: Path) -> None:
     events = simulate_match(preset("standard"), seed=4, max_hands=1)
     data = rc.match_bytes(events, fastdir)
     raws = data.split(b"\n")[:-1]
-    head = store.digest(raws[-1])
+    head = format.digest(raws[-1])
     path = str(fastdir / "t.jsonl")
     edits = []
     for i in (3, len(raws) - 1):  # a middle line and the last line
@@ -368,10 +369,10 @@ def test_ten_megabyte_line_memory_stays_bounded(tmp_path: Path) -> None:
     """A 10 MB line between two good ones: the audit names it (line-too-long), still checks the
     next line's link to it, and its memory peak stays far below the line's size."""
     events = simulate_match(preset("standard"), seed=1, max_hands=1)
-    first = store.encode(1, store.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
-    big = b'{"seq":2,"ts":"2026-11-29T19:56:25.123Z","type":"note","v":2,"prev":"' + store.digest(first).encode()
+    first = format.encode(1, format.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
+    big = b'{"seq":2,"ts":"2026-11-29T19:56:25.123Z","type":"note","v":2,"prev":"' + format.digest(first).encode()
     big += b'","text":"' + b"a" * 10_000_000 + b'"}'
-    third = store.encode(3, store.now_ts(), "note", 2, store.digest(big), {"text": "after"})
+    third = format.encode(3, format.now_ts(), "note", 2, format.digest(big), {"text": "after"})
     path = tmp_path / "big.jsonl"
     path.write_bytes(first + b"\n" + big + b"\n" + third + b"\n")
     del big
@@ -414,8 +415,8 @@ def test_illegal_full_campaign(tmp_path: Path) -> None:
 def _match_with_line2(tmp_path: Path, line2: bytes) -> str:
     """A valid match_started line, then ``line2``, then a note chained to it."""
     events = simulate_match(preset("standard"), seed=1, max_hands=1)
-    first = store.encode(1, store.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
-    third = store.encode(3, store.now_ts(), "note", 2, store.digest(line2), {"text": "after"})
+    first = format.encode(1, format.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
+    third = format.encode(3, format.now_ts(), "note", 2, format.digest(line2), {"text": "after"})
     path = tmp_path / "m.jsonl"
     path.write_bytes(first + b"\n" + line2 + b"\n" + third + b"\n")
     return str(path)
@@ -459,8 +460,8 @@ def test_append_during_another_write_waits_for_it(tmp_path: Path) -> None:
     # it 0.3 s later.
     path = tmp_path / "m.jsonl"
     new_match(path, ("Ann", "Bob"), preset("standard"))
-    h = store.head(path)
-    raw = store.encode(2, store.now_ts(), "note", 2, h.digest, {"text": "the other writer"})
+    h = files.head(path)
+    raw = format.encode(2, format.now_ts(), "note", 2, h.digest, {"text": "the other writer"})
     fd = os.open(path, os.O_WRONLY | os.O_APPEND)
     fcntl.flock(fd, fcntl.LOCK_EX)
     os.write(fd, raw[:20])
@@ -478,7 +479,7 @@ def test_append_during_another_write_waits_for_it(tmp_path: Path) -> None:
         t.join()
     report = read_match(path)
     assert report.ok and report.lines == 3
-    assert [ln.data.get("text") for ln in store.read_lines(path)][1:] == ["the other writer", "mine"]
+    assert [ln.data.get("text") for ln in reader.read_lines(path)][1:] == ["the other writer", "mine"]
 
 
 def test_reader_refuses_impossible_timestamps(tmp_path: Path) -> None:
@@ -487,8 +488,8 @@ def test_reader_refuses_impossible_timestamps(tmp_path: Path) -> None:
     # ginlog could never have written it. Fixed in ginlog d93beb5 (ts fields range-checked).
     line2 = b'{"seq":2,"ts":"2026-81-29T99:99:99.123Z","type":"note","v":2,"prev":null,"text":"x"}'
     events = simulate_match(preset("standard"), seed=1, max_hands=1)
-    first = store.encode(1, store.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
-    line2 = line2.replace(b'"prev":null', b'"prev":"' + store.digest(first).encode() + b'"')
+    first = format.encode(1, format.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
+    line2 = line2.replace(b'"prev":null', b'"prev":"' + format.digest(first).encode() + b'"')
     path = tmp_path / "m.jsonl"
     path.write_bytes(first + b"\n" + line2 + b"\n")
     assert not audit_file(str(path)).ok
@@ -497,4 +498,4 @@ def test_reader_refuses_impossible_timestamps(tmp_path: Path) -> None:
 def test_writer_refuses_impossible_timestamps() -> None:
     """The other half of the timestamp test above: the writer refuses them too."""
     with pytest.raises(StoreError):
-        store.encode(2, "2026-81-29T99:99:99.123Z", "note", 2, None, {})
+        format.encode(2, "2026-81-29T99:99:99.123Z", "note", 2, None, {})

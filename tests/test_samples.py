@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.match.matchfile import MatchReport, read_match
+from ginlog.match.reading import MatchReport, read_match
 from ginlog.game.rules import preset
 from ginlog.play.state import FinishedHand, MatchState, Shown
 

@@ -39,7 +39,7 @@ from referencing.jsonschema import DRAFT202012  # noqa: E402
 
 from ginlog.log import events as events_mod  # noqa: E402
 from ginlog.game import rules as rules_mod  # noqa: E402
-from ginlog.log import schema, store  # noqa: E402
+from ginlog.log import schema, format, reader  # noqa: E402
 from ginlog.game.cards import DECK, Card  # noqa: E402
 from ginlog.errors import EventError, GinlogError  # noqa: E402
 from ginlog.log.events import (  # noqa: E402
@@ -302,9 +302,9 @@ def placed(data: dict[str, Any]) -> tuple[bytes, dict[str, Any]]:
     before = b""
     prev = None
     for i in range(1, data["seq"]):
-        raw = store.encode(i, TS, "note", SCHEMA_VERSION, prev, {"text": f"line {i}"})
+        raw = format.encode(i, TS, "note", SCHEMA_VERSION, prev, {"text": f"line {i}"})
         before += raw + b"\n"
-        prev = store.digest(raw)
+        prev = format.digest(raw)
     return before, data | {"prev": prev}
 
 
@@ -316,7 +316,7 @@ def code_verdict(before: bytes, data: Any) -> str | None:
     """
     raw = before + json.dumps(data, ensure_ascii=True, separators=(",", ":")).encode() + b"\n"
     try:
-        lines = list(store.read_lines(io.BytesIO(raw)))
+        lines = list(reader.read_lines(io.BytesIO(raw)))
         event_from_line(lines[-1].data)
     except GinlogError as exc:
         return exc.one_line()
@@ -418,7 +418,7 @@ JSON_VALUES = st.recursive(
 TRICKY = st.sampled_from(TRICKY_STRINGS) | st.sampled_from(TRICKY_INTS) | JSON_VALUES
 FIELD_NAMES = sorted(
     {f.name for cls in (*EVENT_TYPES.values(), Rules, rules_mod.Oklahoma) for f in attrs.fields(cls)}
-    | set(store.ENVELOPE_KEYS)
+    | set(format.ENVELOPE_KEYS)
 )
 
 
@@ -475,8 +475,8 @@ def mutated_lines(draw: st.DrawFn) -> tuple[bytes, int, dict[str, Any]]:
     # (a card in a list, a knob in the rules...). A seeded true Random keeps the choice
     # uniform, where sampled_from would lean towards the first keys (the envelope).
     rnd = draw(st.randoms(use_true_random=True))
-    fields = [k for k in data if k not in store.ENVELOPE_KEYS]
-    key = draw(st.sampled_from([*fields, *fields, *store.ENVELOPE_KEYS]))
+    fields = [k for k in data if k not in format.ENVELOPE_KEYS]
+    key = draw(st.sampled_from([*fields, *fields, *format.ENVELOPE_KEYS]))
     nodes = list(_nodes(data[key], (key,)))
     kind = draw(st.sampled_from(["replace", "replace", "replace", "delete", "insert", "duplicate"]))
     boxes = [(p, v) for p, v in [((), data), *nodes] if isinstance(v, (dict, list))]
@@ -680,7 +680,7 @@ def _sample_files() -> list[Path]:
 @pytest.mark.parametrize("path", _sample_files(), ids=lambda p: str(p.relative_to(SAMPLES)))
 def test_sample_lines_ginlog_accepts_validate(path: Path) -> None:
     errors: list[GinlogError] = []
-    lines = list(store.read_lines(path, errors=errors))
+    lines = list(reader.read_lines(path, errors=errors))
     broken = {e.line for e in errors}
     failures = []
     for line in lines:

@@ -18,9 +18,9 @@ import pytest
 from ginlog import __version__
 from ginlog.errors import GinlogError
 from ginlog.game.rules import PRESETS, SCHEMA_2_KNOBS, rules_from_dict, rules_to_dict
-from ginlog.log import store
+from ginlog.log.format import digest, encode
 from ginlog.log.events import SCHEMA_VERSION
-from ginlog.match.matchfile import read_match
+from ginlog.match.reading import read_match
 from test_cli import HAND, ONE_LINE, app, assert_one_line_error, exe, new_file, run  # noqa: F401 - app: a fixture
 
 NEWER = "ginlog 9.0.0"
@@ -46,8 +46,8 @@ def rewrite(lines: Lines, path: Path, change: Callable[[Lines], None]) -> Path:
     out = []
     for n, line in enumerate(lines, 1):
         fields = {k: v for k, v in line.items() if k not in ("seq", "ts", "type", "v", "prev")}
-        raw = store.encode(n, line["ts"], line["type"], line["v"], prev, fields)
-        prev = store.digest(raw)
+        raw = encode(n, line["ts"], line["type"], line["v"], prev, fields)
+        prev = digest(raw)
         out.append(raw)
     path.write_bytes(b"\n".join(out) + b"\n")
     return path

@@ -90,7 +90,7 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[GinlogError]]:
 
 def audit_file(path: str, anchor: str | None = None) -> FileAudit:
     """Audit one file; never raises for anything wrong with the file."""
-    from ginlog.match.matchfile import read_match
+    from ginlog.match.reading import read_match
 
     if path == "-":
         import sys

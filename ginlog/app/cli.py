@@ -196,11 +196,11 @@ def build_app() -> Any:
 
         Example: ginlog repair friday.jsonl
         """
-        from ginlog.log import store
+        from ginlog.log import writer
         from ginlog.errors import GinlogError
 
         try:
-            rep = store.repair(match)
+            rep = writer.repair(match)
         except GinlogError as exc:
             _fail(exc)
         if rep.side_file is None:
@@ -239,7 +239,7 @@ def build_app() -> Any:
         Example: ginlog replay sample_games/standard-match.jsonl --to 40
         """
         from ginlog.errors import GinlogError
-        from ginlog.match.matchfile import iter_steps
+        from ginlog.match.reading import iter_steps
         from ginlog.app.views import describe, hand_summary
 
         console = _console()
@@ -440,9 +440,9 @@ def _name(match: str) -> str:
 
 
 def _read(match: str, upto: int | None = None) -> Any:
-    """The match file's :class:`~ginlog.match.matchfile.MatchReport`, or exit with its first problem."""
+    """The match file's :class:`~ginlog.match.reading.MatchReport`, or exit with its first problem."""
     from ginlog.errors import GinlogError
-    from ginlog.match.matchfile import read_match
+    from ginlog.match.reading import read_match
 
     try:
         return read_match(_source(match), name=_name(match), upto=upto)

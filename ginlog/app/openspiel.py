@@ -289,7 +289,7 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
 
 def import_file(path: str | os.PathLike[str], outdir: str | os.PathLike[str]) -> Path:
     """Import one record file to ``OUTDIR/<stem>.jsonl``; refuse to overwrite."""
-    from ginlog.log import store
+    from ginlog.log import writer
     from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
 
     src = Path(path)
@@ -302,8 +302,8 @@ def import_file(path: str | os.PathLike[str], outdir: str | os.PathLike[str]) ->
     events = record_events(params, actions, name)
     out = Path(outdir) / (src.stem + ".jsonl")
     first, *rest = events
-    store.create(out, event_type(first), SCHEMA_VERSION, event_fields(first))
-    store.append_many(out, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in rest], expect=1)
+    writer.create(out, event_type(first), SCHEMA_VERSION, event_fields(first))
+    writer.append_many(out, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in rest], expect=1)
     return out
 
 

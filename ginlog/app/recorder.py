@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ginlog.log import store
+from ginlog.log import writer
 from ginlog.app.entry import parse_entry
 from ginlog.errors import Conflict, GinlogError
 from ginlog.log.events import SCHEMA_VERSION, HandShown, event_fields, event_type
-from ginlog.match.matchfile import read_match
+from ginlog.match.reading import read_match
 from ginlog.play.reducer import apply, legal_actions
 from ginlog.play.state import Timeline
 from ginlog.app.views import describe, hand_summary, pretty, table_text
@@ -102,7 +102,7 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
                         say("Not written. Enter the show with melds: show [C C C] [C C C] C lay C")
                         continue
                 items = [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events]
-                store.append_many(path, items, expect=last_line)
+                writer.append_many(path, items, expect=last_line)
             except Conflict as exc:
                 say(f"refused: {exc.one_line()}; re-reading the file")
                 refused += 1

@@ -61,7 +61,7 @@ __all__ = [
     "event_fields",
     "event_from_fields",
     "event_from_line",
-    "event_from_body",
+    "LineDecoder",
     "upcast",
     "UPCASTERS",
 ]
@@ -544,125 +544,65 @@ def upcast(type_: str, version: int, fields: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+class LineDecoder:
+    """Structures decoded lines one after another, checking each line's envelope ``type``, ``v`` and ``ts``.
+
+    Lines written together share one ``ts``, so a decoder checks a time only
+    when it differs from the last one that passed; that memory is the only
+    state, and it is the decoder's (a reader makes one per file).
+
+    >>> decode = LineDecoder()
+    >>> line = {"seq": 2, "ts": "2026-11-29T19:56:25.123Z", "type": "note", "v": 2, "prev": None, "text": "hi"}
+    >>> decode(line)
+    Note(text='hi', player=None)
+    """
+
+    __slots__ = ("_last_ts",)
+
+    def __init__(self) -> None:
+        # A value no JSON line can hold, so the first line's time is always checked.
+        self._last_ts: object = _UNSEEN
+
+    def __call__(self, data: Mapping[str, Any]) -> Event:
+        """The event of one decoded line; raise :class:`EventError` saying what is wrong."""
+        type_ = data.get("type")
+        v = data.get("v")
+        ts = data.get("ts")
+        if type(type_) is not str:
+            raise EventError("the line has no event type", rule="event")
+        if type(v) is not int:
+            raise EventError("the line has no schema version 'v'", rule="event")
+        if ts != self._last_ts:
+            if type(ts) is not str or not _TS_RE.match(ts):
+                raise EventError(f"ts must be a UTC time like 2026-11-29T19:56:25.123Z, got {ts!r}", rule="event")
+            self._last_ts = ts
+        if v == SCHEMA_VERSION:
+            cls = EVENT_TYPES.get(type_)
+            if cls is not None and data.keys() <= _LINE_KEYS[cls]:
+                hook = _LINE_HOOKS.get(cls)
+                if hook is None:
+                    hook = _LINE_HOOKS[cls] = _LINE.get_structure_hook(cls)
+                try:
+                    event: Event = hook(data, cls)
+                    return event
+                except Exception:  # noqa: BLE001 - redone below for a precise message
+                    pass
+        fields = {k: val for k, val in data.items() if k not in ENVELOPE_KEYS}
+        if v != SCHEMA_VERSION:
+            fields = upcast(type_, v, fields)
+        return event_from_fields(type_, fields)
+
+
 def event_from_line(data: Mapping[str, Any]) -> Event:
     """Check the envelope's ``type``, ``v`` and ``ts`` and structure the event of one decoded line.
 
-    (A reader that meets the same fields again need not call this twice: see
-    :func:`ginlog.log.store.read_bodies`.)
+    (A reader of many lines uses one :class:`LineDecoder`; a reader that
+    meets the same body again need not call this twice: see
+    :mod:`ginlog.log.known`.)
     """
-    global _last_ts
-    type_ = data.get("type")
-    v = data.get("v")
-    ts = data.get("ts")
-    if type(type_) is not str:
-        raise EventError("the line has no event type", rule="event")
-    if type(v) is not int:
-        raise EventError("the line has no schema version 'v'", rule="event")
-    if ts != _last_ts:
-        if type(ts) is not str or not _TS_RE.match(ts):
-            raise EventError(f"ts must be a UTC time like 2026-11-29T19:56:25.123Z, got {ts!r}", rule="event")
-        _last_ts = ts
-    if v == SCHEMA_VERSION:
-        cls = EVENT_TYPES.get(type_)
-        if cls is not None and data.keys() <= _LINE_KEYS[cls]:
-            hook = _LINE_HOOKS.get(cls)
-            if hook is None:
-                hook = _LINE_HOOKS[cls] = _LINE.get_structure_hook(cls)
-            try:
-                return hook(data, cls)  # type: ignore[no-any-return]
-            except Exception:  # noqa: BLE001 - redone below for a precise message
-                pass
-    fields = {k: val for k, val in data.items() if k not in ENVELOPE_KEYS}
-    if v != SCHEMA_VERSION:
-        fields = upcast(type_, v, fields)
-    return event_from_fields(type_, fields)
+    return LineDecoder()(data)
 
 
-# The last ts that passed the check (lines written together share one); it
-# starts as a value no JSON line can hold, so the first line is always checked.
-_last_ts: object = object()
+_UNSEEN: Final = object()
 _LINE_HOOKS: dict[type, Callable[[Any, Any], Any]] = {}  # filled on first use of each type
 _LINE_KEYS: Final = {cls: frozenset(a.name for a in attrs.fields(cls)) | ENVELOPE_KEYS for cls in EVENT_TYPES.values()}
-
-
-# ---------------------------------------------------------------------------
-# The deal and the shown hands without JSON
-
-
-_CARD_BYTES: Final = {b'"%s"' % str(c).encode(): c for c in DECK}
-_CARD_RE: Final = rb'"[A2-9TJQK][SHDC]"'
-_CARDS_RE: Final = rb"\[(" + _CARD_RE + rb"(?:," + _CARD_RE + rb")*)\]"
-_NAME_RE: Final = rb'"([A-Za-z0-9]{1,40})"'  # plain names only; any other takes the JSON path
-_DEALT: Final = re.compile(
-    rb'"dealer":' + _NAME_RE + rb',"upcard":(' + _CARD_RE + rb")"
-    rb'(?:,"hands":\{' + _NAME_RE + rb":" + _CARDS_RE + rb"," + _NAME_RE + rb":" + _CARDS_RE + rb"\})?"
-    rb'(?:,"stock":' + _CARDS_RE + rb")?\}"
-).fullmatch
-_SHOWN: Final = re.compile(rb'"player":' + _NAME_RE + rb',"cards":' + _CARDS_RE + rb"\}").fullmatch
-
-
-def _card_list(text: bytes) -> Cards:
-    parts = text.split(b",")
-    if len(set(parts)) != len(parts):
-        raise EventError("a card is listed twice", rule="duplicate-card")
-    return tuple(map(_CARD_BYTES.__getitem__, parts))
-
-
-def _dealt(text: bytes) -> Event | None:
-    m = _DEALT(text)
-    if m is None:
-        return None
-    dealer, upcard, p1, c1, p2, c2, stock = m.groups()
-    hands = None
-    if p1 is not None:
-        if p1 == p2:
-            return None  # a key twice: the JSON path words that error
-        hands = {p1.decode(): _card_list(c1), p2.decode(): _card_list(c2)}
-    return HandDealt(
-        dealer=dealer.decode(),
-        upcard=_CARD_BYTES[upcard],
-        hands=hands,
-        stock=None if stock is None else _card_list(stock),
-    )
-
-
-def _shown(text: bytes) -> Event | None:
-    m = _SHOWN(text)
-    if m is None:
-        return None
-    player, cards = m.groups()
-    return HandShown(player=player.decode(), cards=_card_list(cards))
-
-
-#: Per ``type`` and ``v`` as a line's bytes give them: a reader of the rest of that line's bytes.
-_BODY_READERS: Final[dict[bytes, Callable[[bytes], Event | None]]] = {
-    b'","type":"hand_dealt","v":%d' % SCHEMA_VERSION: _dealt,
-    b'","type":"hand_shown","v":%d' % SCHEMA_VERSION: _shown,
-}
-
-
-def event_from_body(key: tuple[bytes, bytes]) -> Event | None:
-    """The event of a line as ginlog writes it, read straight off its bytes, or None to leave it to JSON.
-
-    ``key`` is a body key of :func:`ginlog.log.store.read_bodies`: the bytes of
-    the line's ``type`` and ``v``, and of what follows its ``prev``. The three
-    lines of a hand that never repeat (the deal and the two shown hands) are
-    most of the JSON a full replay still parses; their usual form (plain
-    player names, cards and nothing else) is read here by one regular
-    expression instead. Anything else, and anything wrong, gives None, so
-    every error is still found and worded by the JSON path
-    (``tests/test_bodies.py`` holds the two to the same events and errors).
-
-    >>> key = (b'","type":"hand_shown","v":2', b'"player":"Ann","cards":["7S","7C","7H"]}')
-    >>> event_from_body(key)
-    HandShown(player='Ann', cards=(Card('7S'), Card('7C'), Card('7H')), melds=None, layoffs=None)
-    >>> event_from_body((key[0], b'"player":"Ann","cards":["7S","7S","7H"]}')) is None  # the JSON path says why
-    True
-    """
-    reader = _BODY_READERS.get(key[0])
-    if reader is None:
-        return None
-    try:
-        return reader(key[1])
-    except EventError:
-        return None

@@ -84,7 +84,7 @@ _END: Final = r"$(?!\n)"
 
 #: What :func:`~ginlog.log.events.event_from_line` accepts: the same pattern text.
 TS_PATTERN: Final = "^" + _events.TS_PATTERN + _END
-#: A SHA-256 in lower-case hex, as :func:`ginlog.log.store.digest` writes it.
+#: A SHA-256 in lower-case hex, as :func:`ginlog.log.format.digest` writes it.
 DIGEST_PATTERN: Final = r"^[0-9a-f]{64}" + _END
 
 #: The code points ``str.isprintable()`` refuses, as of Unicode 14.0 (Python 3.11):

@@ -30,7 +30,11 @@ def main(runs: int, out: str) -> None:
         import ginlog.game.melds  # noqa: F401
         import ginlog.play.reducer  # noqa: F401
         import ginlog.game.rules  # noqa: F401
-        import ginlog.log.store  # noqa: F401
+        import ginlog.log.format  # noqa: F401
+        import ginlog.log.known  # noqa: F401
+        import ginlog.log.reader  # noqa: F401
+        import ginlog.log.writer  # noqa: F401
+        import ginlog.match.reading  # noqa: F401
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import reliability_campaigns as rc
 

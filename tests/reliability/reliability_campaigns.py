@@ -46,7 +46,7 @@ from typing import Any
 
 import attrs
 
-from ginlog.log import store
+from ginlog.log import files, format, reader, writer
 from ginlog.app.audit import FileAudit, audit_file
 from ginlog.game.cards import DECK, Card, mask_cards
 from ginlog.errors import Conflict, GinlogError, TornTail
@@ -73,7 +73,8 @@ from ginlog.log.events import (
     event_from_line,
     event_type,
 )
-from ginlog.match.matchfile import append_event, append_events, new_match, read_match
+from ginlog.match.matchfile import append_event, append_events, new_match
+from ginlog.match.reading import read_match
 from ginlog.game.melds import deadwood_of_mask
 from ginlog.play.reducer import apply, fold, start
 from ginlog.game.rules import Rules, preset
@@ -91,10 +92,10 @@ def item(event: Event) -> tuple[str, int, dict[str, Any]]:
     return (event_type(event), SCHEMA_VERSION, event_fields(event))
 
 
-def write_events(path: str | os.PathLike[str], events: Sequence[Event]) -> list[store.Line]:
+def write_events(path: str | os.PathLike[str], events: Sequence[Event]) -> list[format.Line]:
     """Write events as a new match file through the store (chain intact)."""
-    first = store.create(path, *item(events[0]))
-    rest = store.append_many(path, [item(e) for e in events[1:]], expect=1) if len(events) > 1 else []
+    first = writer.create(path, *item(events[0]))
+    rest = writer.append_many(path, [item(e) for e in events[1:]], expect=1) if len(events) > 1 else []
     return [first, *rest]
 
 
@@ -178,7 +179,7 @@ def note_text(seq: int, rng: random.Random, big: bool = False) -> str:
 def _crash_writer(path: str, wfd: int, seed: int, variant: str) -> None:
     """The child: append notes forever, telling the parent before (I) and after (D) each call."""
     rng = random.Random(seed)
-    h = store.head(path)
+    h = files.head(path)
     seq, prev = h.seq, h.digest
 
     def send(msg: str) -> None:
@@ -189,7 +190,7 @@ def _crash_writer(path: str, wfd: int, seed: int, variant: str) -> None:
         r = rng.random()
         if variant == "torn" and r < 0.2:
             # A crash inside write(): part of the next line reaches the file, then nothing.
-            raw = store.encode(seq + 1, store.now_ts(), "note", SCHEMA_VERSION, prev, {"text": note_text(seq + 1, rng)})
+            raw = format.encode(seq + 1, format.now_ts(), "note", SCHEMA_VERSION, prev, {"text": note_text(seq + 1, rng)})
             cut = rng.randrange(1, len(raw) + 1)  # the whole line without its newline is torn too
             send(f"T {seq + 1} {cut}")
             fd = os.open(path, os.O_WRONLY | os.O_APPEND)
@@ -205,13 +206,13 @@ def _crash_writer(path: str, wfd: int, seed: int, variant: str) -> None:
         if not big and rng.random() < 0.25:
             if n == 1 and rng.random() < 0.5:
                 append_event(path, notes[0])
-                lines = [store.Line(lineno=seq + 1, raw=b"", data={}, digest=store.head(path).digest or "")]
+                lines = [format.Line(lineno=seq + 1, raw=b"", data={}, digest=files.head(path).digest or "")]
             else:
                 lines = append_events(path, list(notes))[1]
         elif n == 1:
-            lines = [store.append(path, *item(notes[0]), expect=seq)]
+            lines = [writer.append(path, *item(notes[0]), expect=seq)]
         else:
-            lines = store.append_many(path, [item(e) for e in notes], expect=seq)
+            lines = writer.append_many(path, [item(e) for e in notes], expect=seq)
         seq += n
         prev = lines[-1].digest
         send(f"D {seq}")
@@ -276,7 +277,7 @@ def crash_campaign(
         variant = variants[k % len(variants)]
         res.by_variant[variant] += 1
         child_seed = rng.randrange(1 << 30)
-        start = store.head(path).seq
+        start = files.head(path).seq
         size0 = os.path.getsize(path)
         pid, rfd = _fork(lambda w: _crash_writer(path, w, child_seed, variant))
         buf = b""
@@ -338,7 +339,7 @@ def _check_after_kill(res: CrashResult, path: str, buf: bytes, status: int, labe
     done = max(done, start_seq)
     intent = max(intent, start_seq)
     errors: list[GinlogError] = []
-    lines = list(store.read_lines(path, errors=errors))
+    lines = list(reader.read_lines(path, errors=errors))
     n = lines[-1].seq if lines else 0
     res.appends_confirmed += max(0, done - start_seq)
     damaged = [e for e in errors if not isinstance(e, TornTail)]
@@ -366,7 +367,7 @@ def _check_after_kill(res: CrashResult, path: str, buf: bytes, status: int, labe
         if not tail.startswith(b'{"seq":'[: len(tail)]):
             res.failures.append(f"{label}: the torn tail is not the start of a line: {tail[:60]!r}")
         try:
-            rep = store.repair(path)
+            rep = writer.repair(path)
         except GinlogError as exc:
             res.failures.append(f"{label}: repair failed: {exc}")
             return
@@ -376,14 +377,14 @@ def _check_after_kill(res: CrashResult, path: str, buf: bytes, status: int, labe
         if os.path.getsize(path) != size_before - len(tail):
             res.failures.append(f"{label}: repair cut {size_before - os.path.getsize(path)} bytes, the tail was {len(tail)}")
         errors2: list[GinlogError] = []
-        lines2 = list(store.read_lines(path, errors=errors2))
+        lines2 = list(reader.read_lines(path, errors=errors2))
         if errors2 or (lines2[-1].seq if lines2 else 0) != n:
             res.failures.append(f"{label}: after repair: {[str(e) for e in errors2[:3]]}, {len(lines2)} lines (expected {n})")
     elif done < n < intent:
         res.cut_batches += 1  # whole lines of a batch that never returned: a prefix, still a valid match
     res.outcomes[label.split("(")[-1].rstrip(")") + ": " + ("torn" if torn else "nothing in flight" if intent == done else "call not started" if n == done
                  else "cut batch" if n < intent else "call complete, unreported")] += 1
-    h = store.head(path)
+    h = files.head(path)
     if h.torn is not None or h.seq != n:
         res.failures.append(f"{label}: head after the checks is {h}")
     anchor = lines[done - 1].digest if done >= 1 and len(lines) >= done else None
@@ -510,7 +511,7 @@ def _check_notes_file(res: RaceResult, path: str, before: int, nprocs: int, per_
     audit = audit_file(path)
     if not audit.ok:
         res.failures.append(f"race: the file does not audit clean: {[error_line(e) for e in audit.errors[:3]]}")
-    texts = [line.data.get("text") for line in store.read_lines(path)][before:]
+    texts = [line.data.get("text") for line in reader.read_lines(path)][before:]
     want = sorted(f"w{i} n{j}" for i in range(nprocs) for j in range(per_proc))
     if sorted(t for t in texts if t is not None) != want:
         dup = [t for t, c in collections.Counter(texts).items() if c > 1]
@@ -543,10 +544,10 @@ def race_rounds(path: str, nprocs: int, rounds: int) -> RaceResult:
             seen = read_match(path).lines
             barrier.wait()
             try:
-                line = store.append(path, *item(Note(text=f"w{i} r{rnd}")), expect=seen)
+                line = writer.append(path, *item(Note(text=f"w{i} r{rnd}")), expect=seen)
                 won.append(line.seq)
             except Conflict as exc:
-                lost.append([seen, exc.detail.seq if isinstance(exc.detail, store.Head) else -1])
+                lost.append([seen, exc.detail.seq if isinstance(exc.detail, files.Head) else -1])
             except GinlogError as exc:
                 other.append(str(exc))
         return {"won": won, "lost": lost, "other": other}
@@ -599,11 +600,11 @@ def race_moves(path: str, nprocs: int, events: Sequence[Event]) -> RaceResult:
             assert report.timeline is not None
             apply(report.timeline, ev, seen + 1)  # the move is legal now
             try:
-                store.append_many(path, [item(ev)], expect=seen)
+                writer.append_many(path, [item(ev)], expect=seen)
                 made.append(seen + 1)
             except Conflict:
                 conflicts += 1
-                lines = list(store.read_lines(path))
+                lines = list(reader.read_lines(path))
                 if len(lines) > seen and event_from_line(lines[seen].data) == ev:
                     found += 1
                 else:

@@ -1,0 +1,255 @@
+"""The replay's fast path: lines as ginlog writes them, whose body was seen before, are not parsed.
+
+Most lines of a match repeat a few hundred *bodies* (``Ann`` draws from the
+stock, ``Bob`` discards ``7H``); only the envelope (seq, time, link) differs.
+For a line *as ginlog writes it* (compact, the five envelope keys first in
+their order: see :func:`ginlog.log.format.encode`) the reader knows the seq
+and the link the line must carry, so it compares those bytes instead of
+parsing them, checks the time's shape, and looks the rest up: the bytes of
+``type`` and ``v``, and what follows ``prev`` (the fields and the closing
+brace). If the body is known, the line is not parsed at all.
+
+:class:`KnownBodies` is that fast path as one object, passed to the reader
+(:func:`ginlog.log.reader.read_runs`) and to the match reader
+(:func:`ginlog.match.reading.read`); without one, every line is parsed and
+checked the plain way. It owns the canonical line's bytes, the bulk check of
+a block, the remembered bodies (bounded) and the readers of the deal and
+the shown hands off their bytes. Events are values and depend on nothing but
+the body, so one instance may serve every file a process reads.
+
+>>> from ginlog.log.format import digest, encode
+>>> from ginlog.log.events import Note
+>>> known = KnownBodies()
+>>> raw = encode(1, "2026-11-29T19:56:25.123Z", "note", 2, None, {"text": "hi"})
+>>> known.key(raw)
+(b'","type":"note","v":2', b'"text":"hi"}')
+>>> known.learn(raw, Note(text="hi")); len(known)
+1
+>>> known.check([raw], [digest(raw)], None, 1)
+[Note(text='hi', player=None)]
+>>> known.check([raw], [digest(raw)], None, 2)  # not the seq it must have: read the plain way
+[None]
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import re
+from collections.abc import Callable, Sequence
+from typing import Final, TypeAlias
+
+from ginlog.errors import EventError
+from ginlog.game.cards import DECK, Card
+from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown
+
+__all__ = ["BodyKey", "KnownBodies", "KNOWN_SIZE"]
+
+#: A body key: the bytes of a line's ``type`` and ``v`` (from the ``"`` closing
+#: its time), and of what follows its ``prev`` (the fields and the closing brace).
+#: The same key always stands for the same JSON apart from the envelope: the
+#: fields' bytes are equal, the envelope keys all come before them, and no key repeats.
+BodyKey: TypeAlias = tuple[bytes, bytes]
+
+#: How many bodies a :class:`KnownBodies` remembers at most (then it starts again).
+KNOWN_SIZE: Final = 4096
+
+_TS_SHAPE: Final = (
+    rb"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
+    rb"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
+)
+#: A time as :func:`~ginlog.log.format.now_ts` writes it, checked as strictly as
+#: the event layer checks one (a real month, day, hour...), so what this accepts it accepts.
+_CANONICAL_TS: Final = re.compile(_TS_SHAPE).fullmatch
+#: A line as :func:`~ginlog.log.format.encode` writes it: groups seq, the ``type``
+#: and ``v`` between the time and ``prev``, prev, and what follows prev (the
+#: fields and the closing brace); groups 2 and 4 are its body key.
+_CANONICAL: Final = re.compile(
+    rb'\{"seq":([1-9][0-9]{0,14}),"ts":"' + _TS_SHAPE + rb'(","type":"[a-z_]{1,40}","v":[1-9][0-9]{0,5}),'
+    rb'"prev":(?:"([0-9a-f]{64})"|null),("[^\n]{0,200}\})'
+).fullmatch
+_START_BYTES: Final = b'{"seq":%d,"ts":"'  # a line ginlog writes begins so, then 24 bytes of time
+_START: Final = _START_BYTES.__mod__
+_LINK: Final = b',"prev":"%s",'.__mod__  # ... and has this between type and v and its fields
+
+
+def _link(prev: str | None) -> bytes:
+    return b',"prev":null,' if prev is None else _LINK(prev.encode())
+
+
+class KnownBodies:
+    """Bodies already structured, and their events; the bulk check of a block of lines against them.
+
+    ``size`` bounds the bodies remembered (when full, it forgets them all and
+    starts again: a match's few hundred come straight back). ``decode=False``
+    turns off the readers of the deal and the shown hands (see
+    :meth:`read_body`), leaving only what was remembered.
+    """
+
+    __slots__ = ("_bodies", "size", "decode")
+
+    def __init__(self, size: int = KNOWN_SIZE, *, decode: bool = True) -> None:
+        self._bodies: dict[BodyKey, Event] = {}
+        self.size = size
+        self.decode = decode
+
+    def __len__(self) -> int:
+        return len(self._bodies)
+
+    def clear(self) -> None:
+        """Forget every body."""
+        self._bodies.clear()
+
+    def key(self, raw: bytes) -> BodyKey | None:
+        """The body key of a line as ginlog writes it, or None (another form, a list, too long to be worth it).
+
+        A line holding a list (a hand, the stock) is not remembered: it will not come back.
+        """
+        if b"[" in raw:
+            return None
+        m = _CANONICAL(raw)
+        return None if m is None else (m.group(2), m.group(4))
+
+    def learn(self, raw: bytes, event: Event) -> None:
+        """Remember ``event`` as the meaning of the body of ``raw``, a line parsed and structured the plain way."""
+        key = self.key(raw)
+        if key is not None:
+            self.remember(key, event)
+
+    def remember(self, key: BodyKey, event: Event) -> None:
+        """Remember ``event`` under ``key`` (forgetting everything first if full)."""
+        bodies = self._bodies
+        if len(bodies) >= self.size:
+            bodies.clear()
+        bodies[key] = event
+
+    def check(self, lines: Sequence[bytes], digests: Sequence[str], prev: str | None, seq: int) -> list[Event | None] | None:
+        """For each line of a block, its event if the line is as ginlog writes it and its body is known, else None.
+
+        ``prev`` is the digest before the block and ``seq`` the seq its first
+        line must have (the lines after it ``seq + 1``, ...). A line qualifies
+        when it is exactly ``{"seq":N,"ts":"`` + a valid time + the type and v
+        of a known body + the link to the line before + the rest of that
+        body: then it is the JSON of a line that was parsed and checked
+        before, with only the envelope changed, and that envelope is right.
+        Every step is one call over the whole block, so the cost per line is
+        a few C-level operations. Returns None, without looking, when nothing
+        can be known (no body remembered, no body reader).
+        """
+        if not self._bodies and not self.decode:
+            return None
+        n = len(lines)
+        links = [_link(prev)]
+        links += map(_LINK, map(str.encode, digests[:-1]))
+        befores, _, afters = zip(*map(bytes.partition, lines, links))
+        mids: list[bytes] = []
+        stamps: list[bytes] = []
+        wrong: list[int] = []  # lines that do not begin with the seq they must have
+        at = 0
+        while at < n:  # the seq's width sets where the time ends: one slice per width
+            width = len(str(seq + at))
+            upto = min(n, 10**width - seq)
+            span = befores[at:upto]
+            mids += map(operator.itemgetter(slice(38 + width, None)), span)
+            stamps += map(operator.itemgetter(slice(14 + width, 38 + width)), span)
+            # All the beginnings at once: joined, they are the expected ones joined, or some line is wrong.
+            begun = b"".join(map(operator.itemgetter(slice(14 + width)), span))
+            if begun != (_START_BYTES * (upto - at)) % tuple(range(seq + at, seq + upto)):
+                starts = map(_START, range(seq + at, seq + upto))
+                wrong += itertools.compress(range(at, upto), map(operator.not_, map(bytes.startswith, span, starts)))
+            at = upto
+        bad = {stamp for stamp in set(stamps) if _CANONICAL_TS(stamp) is None}
+        rejected = set(wrong)  # an envelope that is not right: whatever the body, the line is read in full
+        if bad:
+            rejected.update(i for i, stamp in enumerate(stamps) if stamp in bad)
+        keys = list(zip(mids, afters))
+        bodies: list[Event | None] = list(map(self._bodies.get, keys))
+        if self.decode:
+            read_body = self.read_body
+            for i in itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None))):
+                if i not in rejected:
+                    bodies[i] = read_body(keys[i])
+        for i in rejected:
+            bodies[i] = None
+        return bodies
+
+    @staticmethod
+    def read_body(key: BodyKey) -> Event | None:
+        """The event of a line as ginlog writes it, read straight off its bytes, or None to leave it to JSON.
+
+        The three lines of a hand that never repeat (the deal and the two
+        shown hands) are most of the JSON a full replay would still parse;
+        their usual form (plain player names, cards and nothing else) is read
+        here by one regular expression instead. Anything else, and anything
+        wrong, gives None, so every error is still found and worded by the
+        JSON path (``tests/test_bodies.py`` holds the two to the same events
+        and errors).
+
+        >>> key = (b'","type":"hand_shown","v":2', b'"player":"Ann","cards":["7S","7C","7H"]}')
+        >>> KnownBodies.read_body(key)
+        HandShown(player='Ann', cards=(Card('7S'), Card('7C'), Card('7H')), melds=None, layoffs=None)
+        >>> KnownBodies.read_body((key[0], b'"player":"Ann","cards":["7S","7S","7H"]}')) is None  # JSON says why
+        True
+        """
+        reader = _BODY_READERS.get(key[0])
+        if reader is None:
+            return None
+        try:
+            return reader(key[1])
+        except EventError:
+            return None
+
+
+# --------------------------------------------------------------------------- the deal and the shown hands
+
+
+_CARD_BYTES: Final = {b'"%s"' % str(c).encode(): c for c in DECK}
+_CARD_RE: Final = rb'"[A2-9TJQK][SHDC]"'
+_CARDS_RE: Final = rb"\[(" + _CARD_RE + rb"(?:," + _CARD_RE + rb")*)\]"
+_NAME_RE: Final = rb'"([A-Za-z0-9]{1,40})"'  # plain names only; any other takes the JSON path
+_DEALT: Final = re.compile(
+    rb'"dealer":' + _NAME_RE + rb',"upcard":(' + _CARD_RE + rb")"
+    rb'(?:,"hands":\{' + _NAME_RE + rb":" + _CARDS_RE + rb"," + _NAME_RE + rb":" + _CARDS_RE + rb"\})?"
+    rb'(?:,"stock":' + _CARDS_RE + rb")?\}"
+).fullmatch
+_SHOWN: Final = re.compile(rb'"player":' + _NAME_RE + rb',"cards":' + _CARDS_RE + rb"\}").fullmatch
+
+
+def _card_list(text: bytes) -> tuple[Card, ...]:
+    parts = text.split(b",")
+    if len(set(parts)) != len(parts):
+        raise EventError("a card is listed twice", rule="duplicate-card")
+    return tuple(map(_CARD_BYTES.__getitem__, parts))
+
+
+def _dealt(text: bytes) -> Event | None:
+    m = _DEALT(text)
+    if m is None:
+        return None
+    dealer, upcard, p1, c1, p2, c2, stock = m.groups()
+    hands = None
+    if p1 is not None:
+        if p1 == p2:
+            return None  # a key twice: the JSON path words that error
+        hands = {p1.decode(): _card_list(c1), p2.decode(): _card_list(c2)}
+    return HandDealt(
+        dealer=dealer.decode(),
+        upcard=_CARD_BYTES[upcard],
+        hands=hands,
+        stock=None if stock is None else _card_list(stock),
+    )
+
+
+def _shown(text: bytes) -> Event | None:
+    m = _SHOWN(text)
+    if m is None:
+        return None
+    player, cards = m.groups()
+    return HandShown(player=player.decode(), cards=_card_list(cards))
+
+
+#: Per ``type`` and ``v`` as a line's bytes give them: a reader of the rest of that line's bytes.
+_BODY_READERS: Final[dict[bytes, Callable[[bytes], Event | None]]] = {
+    b'","type":"hand_dealt","v":%d' % SCHEMA_VERSION: _dealt,
+    b'","type":"hand_shown","v":%d' % SCHEMA_VERSION: _shown,
+}

@@ -1,0 +1,347 @@
+"""The reader: a match file's bytes in, its lines out, each checked against the hash chain and the seqs.
+
+The file is read in blocks; each block is cut into lines, each line hashed,
+parsed (:func:`ginlog.log.format.parse_line`) and checked: its ``seq`` must
+follow the line before's and its ``prev`` must be that line's SHA-256. The
+reader knows nothing of gin rummy; it checks only ``seq`` and ``prev`` and
+leaves the rest to the events layer.
+
+Problems go to ``report`` (a function; :func:`read_lines` makes one from an
+``errors`` list) and reading goes on: a malformed line is not yielded, but the
+next line's ``prev`` is still compared with the malformed line's digest, so
+an edited line breaks one link and a deleted line breaks the next line's
+``seq`` and link. Lines whose ``seq`` or ``prev`` are wrong are yielded (they
+parsed) after their errors are reported. A problem with the file itself (it
+cannot be opened or read: a plain :class:`~ginlog.errors.StoreError`) is
+reported and ends the reading.
+
+Memory stays flat whatever the file size: a block is at most ``block`` bytes
+plus one line, and a line longer than :data:`~ginlog.log.format.MAX_LINE_BYTES`
+is hashed as it streams past, not kept.
+
+Given a :class:`~ginlog.log.known.KnownBodies` (:func:`read_runs`), the reader
+asks it which lines of each block it already knows and yields those as
+:class:`Run`\\ s, unparsed; everything else is read as above.
+
+>>> import io
+>>> from ginlog.log.format import encode, digest
+>>> first = encode(1, "2026-11-29T19:56:25.123Z", "note", 2, None, {"text": "hi"})
+>>> second = encode(2, "2026-11-29T19:56:25.123Z", "note", 2, "0" * 64, {"text": "hi"})
+>>> errors = []
+>>> [line.seq for line in read_lines(io.BytesIO(first + b"\\n" + second + b"\\n"), errors=errors)]
+[1, 2]
+>>> [e.one_line()[:60] for e in errors]
+['<stdin>:2: event 2: prev does not match the line before: exp']
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import itertools
+import operator
+import os
+from collections.abc import Callable, Generator, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Final, cast
+
+import attrs
+
+from ginlog.errors import GinlogError, IntegrityError, MalformedLine, StoreError, TornTail
+from ginlog.log.files import file_error, lock, open_file
+from ginlog.log.format import MAX_LINE_BYTES, MAX_SEQ, Line, parse_line, short_repr, too_long
+
+if TYPE_CHECKING:
+    from ginlog.log.events import Event
+    from ginlog.log.known import KnownBodies
+
+__all__ = ["BLOCK", "Line", "Run", "Report", "Source", "read_lines", "read_runs", "label_of"]
+
+#: Bytes read at a time (and so the lines a :class:`~ginlog.log.known.KnownBodies` checks together).
+BLOCK: Final = 1 << 16
+
+#: What a reader reads: a path, or a binary stream (standard input, bytes in memory).
+Source = str | os.PathLike[str] | BinaryIO
+
+#: Where the reader sends each problem: raise it to stop, return to read on.
+Report = Callable[[GinlogError], None]
+
+_sha256: Final = hashlib.sha256
+_hexdigest: Final = operator.methodcaller("hexdigest")
+_TORN_SHOWN: Final = 120  # bytes of a too-long torn line kept for its message
+
+
+@attrs.frozen
+class Run:
+    """Consecutive lines as ginlog writes them, each a body already known: checked in bulk, parsed not at all.
+
+    Line ``lineno + i`` holds event ``seq + i``: ``events[i]`` is its event,
+    ``digests[i]`` its SHA-256 and ``raws[i]`` its bytes.
+    """
+
+    lineno: int
+    seq: int
+    events: list[Event]
+    digests: list[str]
+    raws: list[bytes]
+
+
+def label_of(source: Source, name: str | None = None) -> str:
+    """The name errors give ``source``: ``name``, else the path, else ``"<stdin>"``."""
+    if name is not None:
+        return name
+    if isinstance(source, (str, bytes, os.PathLike)):
+        return os.fsdecode(source)
+    return "<stdin>"
+
+
+def read_lines(
+    source: Source,
+    *,
+    errors: list[GinlogError] | None = None,
+    name: str | None = None,
+    block: int = BLOCK,
+) -> Iterator[Line]:
+    """Stream a match file's lines, checking each is a JSON object that continues the chain.
+
+    ``source`` is a path or a binary stream (errors then name it ``name`` or
+    ``"<stdin>"``). With ``errors=None`` the first problem is raised; with a
+    list, each problem is appended and reading goes on (see the module's
+    docstring). A file that cannot be opened or read raises
+    :class:`StoreError` (rule ``"file"``) in both modes.
+
+    Errors are raised lazily, when iteration starts::
+
+        errs: list[GinlogError] = []
+        lines = list(read_lines("m.jsonl", errors=errs))
+        # errs -> [IntegrityError('m.jsonl:7: event 7: prev does not match ... [chain]')]
+    """
+
+    def report(err: GinlogError) -> None:
+        if errors is None or type(err) is StoreError:
+            raise err
+        errors.append(err)
+
+    for item in read_runs(source, report, name=name, block=block):
+        yield cast(Line, item)  # without known bodies, every item is a Line
+
+
+def read_runs(
+    source: Source,
+    report: Report,
+    *,
+    name: str | None = None,
+    known: KnownBodies | None = None,
+    block: int = BLOCK,
+) -> Generator[Line | Run, None, None]:
+    """The reader, with the known-body fast path if ``known`` is given: parsed :class:`Line`\\ s and :class:`Run`\\ s.
+
+    Every problem goes to ``report``; one with the file itself ends the
+    reading after it is reported. Without ``known`` every item is a
+    :class:`Line`. A path is opened read-only (a FIFO is fine); if the file
+    seems to end in a torn line the reader waits once for any writer's lock,
+    since it can catch a line while another process is still writing it, and
+    only what is still torn after that is torn.
+    """
+    label = label_of(source, name)
+    try:
+        if isinstance(source, (str, bytes, os.PathLike)):
+            fd = open_file(source, os.O_RDONLY, label, regular=False)
+            with open(fd, "rb", buffering=0) as stream:
+                yield from _read(stream, label, report, lambda: lock(fd, label, fcntl.LOCK_SH), known, block)
+        else:
+            yield from _read(source, label, report, None, known, block)
+    except StoreError as exc:
+        if type(exc) is not StoreError:
+            raise  # a problem with a line, raised by ``report``
+        report(exc if exc.path is not None else exc.at(path=label))
+
+
+class _Chain:
+    """Where the chain stands (the seq and the link the next line must have), and the check of one line."""
+
+    __slots__ = ("label", "report", "seq", "prev")
+
+    def __init__(self, label: str, report: Report) -> None:
+        self.label = label
+        self.report = report
+        self.seq = 1
+        self.prev: str | None = None
+
+    def line(self, raw: bytes, line_digest: str, lineno: int) -> Line | None:
+        """Parse one line and check its envelope; None if it cannot be read (reported)."""
+        report, label = self.report, self.label
+        try:
+            if len(raw) > MAX_LINE_BYTES:
+                raise too_long(len(raw))
+            data = parse_line(raw)
+        except MalformedLine as exc:
+            report(exc.at(path=label, line=lineno))
+            self.skip(line_digest)
+            return None
+        expect = self.seq
+        seq = data.get("seq")
+        known_seq = seq if type(seq) is int and 0 < seq <= MAX_SEQ else None
+        if known_seq is None:
+            found = short_repr(seq) if "seq" in data else "no seq"
+            report(IntegrityError(f"seq must be a whole number from 1, found {found}", rule="seq", path=label, line=lineno))
+            next_seq = expect + 1
+        else:
+            if known_seq != expect:
+                report(
+                    IntegrityError(
+                        f"expected seq {expect}, found {known_seq}: lines were deleted, inserted, repeated or reordered",
+                        rule="seq",
+                        path=label,
+                        line=lineno,
+                        seq=known_seq,
+                    )
+                )
+            next_seq = known_seq + 1
+        prev = self.prev
+        if "prev" not in data:
+            report(IntegrityError("the line has no prev", rule="chain", path=label, line=lineno, seq=known_seq))
+        elif data["prev"] != prev:
+            if prev is None:
+                msg = f"the first line must have prev null, found {short_repr(data['prev'])}"
+            else:
+                msg = (
+                    f"prev does not match the line before: expected {prev} "
+                    f"(SHA-256 of line {lineno - 1}), found {short_repr(data['prev'])}"
+                )
+            report(IntegrityError(msg, rule="chain", path=label, line=lineno, seq=known_seq))
+        self.prev = line_digest
+        self.seq = next_seq
+        return Line(lineno=lineno, raw=raw, data=data, digest=line_digest)
+
+    def skip(self, line_digest: str) -> None:
+        """A line that could not be read: it still holds a seq, and the next line must link to it."""
+        self.prev = line_digest
+        self.seq += 1
+
+
+def _read(
+    stream: BinaryIO,
+    label: str,
+    report: Report,
+    settle: Callable[[], None] | None,
+    known: KnownBodies | None,
+    block: int,
+) -> Iterator[Line | Run]:
+    """The streaming loop behind :func:`read_runs`: blocks in, lines (and runs) out.
+
+    ``settle`` is called once if the file seems to end in a torn line (see :func:`read_runs`).
+    """
+    chain = _Chain(label, report)
+    read = _block_reader(stream, label, block)
+    lineno = 0
+    pending = b""
+    while True:
+        data = read()
+        lines = (pending + data).split(b"\n") if pending else data.split(b"\n")
+        pending = lines.pop()  # after the last newline: the start of a line still to come
+        if lines:
+            first = lineno + 1
+            lineno += len(lines)
+            digests = list(map(_hexdigest, map(_sha256, lines)))
+            bodies = None if known is None else known.check(lines, digests, chain.prev, chain.seq)
+            if bodies is None:
+                for i, raw in enumerate(lines):
+                    line = chain.line(raw, digests[i], first + i)
+                    if line is not None:
+                        yield line
+            else:
+                yield from _runs(chain, lines, digests, bodies, first)
+        if len(pending) > MAX_LINE_BYTES:
+            lineno += 1
+            rest = _skip_long(read, chain, pending, lineno)
+            if rest is None:
+                return
+            pending = rest
+            continue
+        if not data:
+            if not pending:
+                return
+            if settle is not None:
+                settle()
+                settle = None
+                continue
+            report(_torn_error(len(pending), pending, label, lineno + 1))
+            return
+
+
+def _runs(
+    chain: _Chain, lines: list[bytes], digests: list[str], bodies: list[Event | None], first: int
+) -> Iterator[Line | Run]:
+    """A block's lines, given which are known (``bodies[i]`` not None): runs of known lines, the rest one by one."""
+    n = len(lines)
+    slow = itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None)))
+    base = chain.seq
+    i = 0  # the first line not yet yielded
+    for j in itertools.chain(slow, (n,)):
+        if j > i:  # lines i to j - 1 are known
+            if chain.seq != base + i:  # the seqs moved (an error was reported): those checks no longer hold
+                for k in range(i, j):
+                    line = chain.line(lines[k], digests[k], first + k)
+                    if line is not None:
+                        yield line
+            else:
+                yield Run(first + i, chain.seq, cast("list[Event]", bodies[i:j]), digests[i:j], lines[i:j])
+                chain.seq += j - i
+                chain.prev = digests[j - 1]
+        if j < n:
+            line = chain.line(lines[j], digests[j], first + j)
+            if line is not None:
+                yield line
+        i = j + 1
+
+
+def _block_reader(stream: BinaryIO, label: str, block: int) -> Callable[[], bytes]:
+    """A function reading the next block (what has arrived, from a pipe); b"" at the end."""
+    read_some: Callable[[int], object] = getattr(stream, "read1", None) or stream.read
+
+    def read() -> bytes:
+        try:
+            data = read_some(block)
+        except OSError as exc:
+            raise file_error(exc, label, "read") from None
+        if not isinstance(data, bytes):
+            raise StoreError(f"{label} must be opened in binary mode", rule="file", path=label)
+        return data
+
+    return read
+
+
+def _skip_long(read: Callable[[], bytes], chain: _Chain, pending: bytes, lineno: int) -> bytes | None:
+    """Hash the rest of a too-long line as it streams past, so the chain still holds; what follows it.
+
+    None if the file ends first (a torn line, reported).
+    """
+    hasher = _sha256(pending)
+    total = len(pending)
+    start = pending[:_TORN_SHOWN]
+    while True:
+        more = read()
+        if not more:
+            chain.report(_torn_error(total, start, chain.label, lineno))
+            return None
+        end = more.find(b"\n")
+        if end >= 0:
+            hasher.update(more[:end])
+            total += end
+            rest = more[end + 1 :]
+            break
+        hasher.update(more)
+        total += len(more)
+    chain.report(too_long(total).at(path=chain.label, line=lineno))
+    chain.skip(hasher.hexdigest())
+    return rest
+
+
+def _torn_error(size: int, start: bytes, label: str, lineno: int) -> TornTail:
+    return TornTail(
+        f"the file ends with {size} bytes that are not a complete line (no newline): "
+        f"{short_repr(start)}; a write was cut short -- run repair",
+        path=label,
+        line=lineno,
+        detail=size,
+    )
