@@ -193,6 +193,14 @@ def test_page_keys_go_hand_by_hand(open_page: Any) -> None:
         check(page, steps[i])
     page.keyboard.press("PageUp")
     check(page, steps[0])
+    # From just before a deal to it, from just after one back to it.
+    for i in deals[1:]:
+        page.click('#events li[data-seq="%d"]' % steps[i - 1].seq)
+        page.keyboard.press("PageDown")
+        check(page, steps[i])
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("PageUp")
+        check(page, steps[i])
     # Clicking an event in the list jumps to it.
     page.click('#events li[data-seq="%d"]' % steps[deals[1] + 3].seq)
     check(page, steps[deals[1] + 3])

@@ -201,7 +201,8 @@ def match_data(steps: Sequence[Step], verdict: Verdict, title: str | None = None
         },
         "frames": frames,
     }
-    return visible(data)
+    cleaned: dict[str, Any] = visible(data)
+    return cleaned
 
 
 def visible(data: Any) -> Any:

@@ -270,7 +270,7 @@
 
   function buildHeader() {
     var last = F[F.length - 1];
-    var text = P[0] + " v " + P[1] + " \u00b7 " + M.sheet.hands.length + " hand" + (M.sheet.hands.length === 1 ? "" : "s");
+    var text = (M.title === P[0] + " v " + P[1] ? "" : P[0] + " v " + P[1] + " \u00b7 ") + M.sheet.hands.length + " hand" + (M.sheet.hands.length === 1 ? "" : "s");
     if (M.sheet.complete) text += " \u00b7 winner " + (M.winner === null ? "nobody" : M.winner) + " (" + M.sheet.totals[P[0]] + "\u2013" + M.sheet.totals[P[1]] + ")";
     $("players").textContent = text;
     $("count").textContent = String(last.n);
