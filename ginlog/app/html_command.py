@@ -1,0 +1,74 @@
+"""``ginlog html MATCH [-o FILE]``: the replay page of one match, as a plain function for the CLI to register.
+
+The file is read once, collecting every problem (like ``validate``), and the
+page shows the events that could be applied together with the verdict, so
+an invalid record can still be looked at. Without ``-o`` the page goes to
+standard output, like ``score``: ``ginlog html friday.jsonl > friday.html``.
+
+Exit status: 0 when the page was made from a valid record, 1 when the record
+has problems (the page is still written, its audit box lists them) or when
+not even its first line could be read (no page then).
+
+>>> import tempfile, os
+>>> from ginlog.match.matchfile import new_match
+>>> from ginlog.game.rules import preset
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "m.jsonl")
+>>> _ = new_match(path, ("Ann", "Bob"), preset("standard"))
+>>> html(path, os.path.join(folder, "m.html"))
+0
+>>> open(os.path.join(folder, "m.html"), encoding="utf-8").read(15)
+'<!doctype html>'
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import BinaryIO
+
+from ginlog.errors import EventError, GinlogError, StoreError
+from ginlog.match.matchfile import iter_steps
+
+from ginlog.app.page import Verdict, match_page
+
+__all__ = ["html", "EXIT_OK", "EXIT_INVALID"]
+
+EXIT_OK, EXIT_INVALID = 0, 1
+
+
+def html(match: str, output: str | None = None, *, title: str | None = None) -> int:
+    """Write the replay page of ``match`` (``-`` for standard input) to ``output`` (None: standard output).
+
+    Problems are reported one a line on standard error; the exit status is
+    returned, not raised (see the module's docstring).
+    """
+    name = "<stdin>" if match == "-" else match
+    source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
+    errors: list[GinlogError] = []
+    try:
+        steps = list(iter_steps(source, errors=errors, name=name))
+    except GinlogError as exc:
+        errors.append(exc if exc.path else exc.at(path=name))
+        steps = []
+    except OSError as exc:
+        errors.append(StoreError(f"cannot read the file: {exc.strerror or exc}", rule="file", path=name))
+        steps = []
+    for err in errors:
+        sys.stderr.write(err.one_line() + "\n")
+    if not steps:
+        if not errors:
+            err = EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name)
+            sys.stderr.write(err.one_line() + "\n")
+        return EXIT_INVALID
+    page = match_page(steps, verdict=Verdict.of(errors, steps[-1].digest), title=title)
+    data = page.encode("utf-8")
+    if output is None or output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        tmp = f"{output}.tmp{os.getpid()}"
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, output)
+    return EXIT_OK if not errors else EXIT_INVALID

@@ -1,0 +1,237 @@
+"""The replay page: one self-contained HTML file that steps through a match (``ginlog html``).
+
+Like lichess's embeddable game viewer, the page draws the table at every
+event, lists the events (notes and corrections marked; click one to jump)
+and steps with the keys. It needs nothing outside itself: the data, the
+script and the style are inline, a Content-Security-Policy ``<meta>`` lets
+only that script and that style run (by their hashes) and forbids every
+fetch, so it opens the same from ``file://``, a mail attachment or a server.
+
+Record text is never markup here. The data (:mod:`ginlog.app.page_data`, the
+only reader of the state) goes in a ``<script type="application/json">`` with
+``<``, ``>``, ``&``, U+2028 and U+2029 written as ``\\u003c`` and so on, so no
+string can close the element; the script builds the page with
+``textContent`` and ``createElement`` only; and the few things Python writes
+as markup (the title, the chart's names) pass through :func:`html.escape`.
+
+>>> from ginlog.play.simulate import simulate_match
+>>> from ginlog.play.reducer import start, apply
+>>> from ginlog.game.rules import preset
+>>> from ginlog.match.matchfile import Step
+>>> events = simulate_match(preset("standard"), seed=3, max_hands=1)
+>>> tl, steps = start(events[0], 1), []
+>>> for n, e in enumerate(events, 1):
+...     tl = tl if n == 1 else apply(tl, e, n)
+...     steps.append(Step(n, n, e, tl, "%064x" % n))
+>>> page = match_page(steps, verdict=Verdict(head=steps[-1].digest))
+>>> page.startswith("<!doctype html>"), "https:" in page, 'id="ginlog-data"' in page
+(True, False, True)
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from collections.abc import Sequence
+from importlib import resources
+from typing import Any, Final
+
+from ginlog import __version__
+from ginlog.match.matchfile import Step
+
+from ginlog.app.page_data import Verdict, frame, match_data
+
+__all__ = ["match_page", "embed_json", "chart_svg", "csp_hash", "Verdict", "frame", "match_data"]
+
+#: What :func:`embed_json` writes as ``\\uXXXX``: whatever could end a script element or an HTML comment
+#: (``</script``, ``<!--``), and the two line separators old JavaScript parsers choke on.
+_JSON_ESCAPES: Final = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_JSON_TABLE: Final = str.maketrans(_JSON_ESCAPES)
+
+
+def embed_json(data: Any) -> str:
+    """``data`` as JSON that is safe inside ``<script type="application/json">``.
+
+    The characters replaced only ever occur inside JSON strings, where the
+    escape means the same character, so ``JSON.parse`` gives back ``data``.
+
+    >>> embed_json({"note": "</script><b>&"})
+    '{"note":"\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026"}'
+    >>> json.loads(embed_json({"note": "</script>\\u2028"})) == {"note": "</script>\\u2028"}
+    True
+    """
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).translate(_JSON_TABLE)
+
+
+def csp_hash(text: str) -> str:
+    """The CSP source expression for an inline element's text: ``'sha256-<base64>'``."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def _asset(name: str) -> str:
+    return resources.files("ginlog.app").joinpath("page_assets", name).read_text(encoding="utf-8")
+
+
+def _nice_step(top: int) -> int:
+    """A grid step that gives four to eight lines up to ``top``."""
+    for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if top / step <= 8:
+            return step
+    return max(1, top // 8)
+
+
+def chart_svg(match: dict[str, Any]) -> str:
+    """The running totals by hand as an inline ``<svg id="chart">``: one polyline per player.
+
+    Built from :func:`match_data`'s ``match`` part only (the score sheet's
+    rows); each line has a point for the start (0) and one per finished hand.
+    Names are escaped; nothing else in it comes from the record.
+    """
+    players = match["players"]
+    rows = match["sheet"]["hands"]
+    target = match["sheet"]["rules"].get("game_target")
+    series = [[0] + [int(r["totals"][p]) for r in rows] for p in players]
+    width, height, left, right, top, bottom = 640, 240, 44, 16, 30, 30
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = max([1, target or 0, *series[0], *series[1]])
+    grid = _nice_step(peak)
+    ymax = -(-peak // grid) * grid
+    n = max(1, len(rows))
+    dx = plot_w / n
+
+    def x(k: int) -> float:
+        return round(left + k * dx, 1)
+
+    def y(v: int) -> float:
+        return round(top + plot_h * (1 - v / ymax), 1)
+
+    out = [
+        f'<svg id="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="chart-title" '
+        f'data-left="{left}" data-dx="{round(dx, 3)}" data-hands="{len(rows)}">',
+        '<title id="chart-title">Running totals after each hand</title>',
+    ]
+    for v in range(0, ymax + 1, grid):
+        out.append(f'<line class="grid" x1="{left}" x2="{width - right}" y1="{y(v)}" y2="{y(v)}"/>')
+        out.append(f'<text class="tick" x="{left - 6}" y="{y(v) + 4}" text-anchor="end">{v}</text>')
+    label_every = max(1, -(-len(rows) // 16))
+    for k in range(0, len(rows) + 1):
+        if k % label_every == 0 or k == len(rows):
+            out.append(f'<text class="tick" x="{x(k)}" y="{height - bottom + 16}" text-anchor="middle">{k}</text>')
+    if target:
+        out.append(f'<line class="target" x1="{left}" x2="{width - right}" y1="{y(target)}" y2="{y(target)}"/>')
+    out.append(f'<line id="chart-now" class="now" x1="{left}" x2="{left}" y1="{top}" y2="{height - bottom}"/>')
+    for i, values in enumerate(series):
+        points = " ".join(f"{x(k)},{y(v)}" for k, v in enumerate(values))
+        out.append(f'<polyline class="line p{i}" data-player="{i}" points="{points}"/>')
+        for k, v in enumerate(values[1:], 1):
+            out.append(f'<circle class="dot p{i}" cx="{x(k)}" cy="{y(v)}" r="3"/>')
+    for i, name in enumerate(players):
+        lx = left + i * 200
+        out.append(f'<line class="line p{i}" x1="{lx}" x2="{lx + 22}" y1="12" y2="12"/>')
+        out.append(f'<text class="legend" x="{lx + 28}" y="16">{html.escape(name)}</text>')
+    out.append(f'<text class="tick" x="{width - right}" y="16" text-anchor="end">hand</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+_PAGE: Final = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="ginlog {version}">
+<link rel="icon" href="data:,">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+<header class="top">
+<h1 id="title">{title}</h1>
+<p id="players"></p>
+<p id="verdict-badge"></p>
+</header>
+<main>
+<section id="board" aria-label="The table">
+<div class="bar">
+<nav id="nav" class="controls" aria-label="Step through the events">
+<button type="button" id="first" title="First event (Home)">|&lsaquo;</button>
+<button type="button" id="prev-hand" title="Previous hand (PageUp)">&laquo;</button>
+<button type="button" id="prev" title="Previous event (ArrowLeft)">&lsaquo;</button>
+<span class="where">event <b id="step">1</b> of <span id="count">1</span></span>
+<button type="button" id="next" title="Next event (ArrowRight)">&rsaquo;</button>
+<button type="button" id="next-hand" title="Next hand (PageDown)">&raquo;</button>
+<button type="button" id="last" title="Last event (End)">&rsaquo;|</button>
+</nav>
+<p id="score" aria-live="polite"></p>
+</div>
+<div id="seeas" class="controls" role="group" aria-label="See the table as">
+<span>see as</span>
+<button type="button" data-view="both" aria-pressed="true">both</button>
+<button type="button" data-view="0" aria-pressed="false"></button>
+<button type="button" data-view="1" aria-pressed="false"></button>
+</div>
+<p id="status"></p>
+<div id="felt">
+<div class="seat" id="seat-0"><p class="who"></p><div class="hand" id="hand-0"></div></div>
+<div class="middle">
+<div id="stock" class="zone"><p class="label">stock</p><div class="stack"><span class="card back"></span></div><p id="stock-count"></p></div>
+<div id="pile" class="zone"><p class="label">pile</p><div class="cards" id="pile-cards"></div></div>
+<div id="facedown" class="zone"><p class="label">face down</p><div class="cards" id="facedown-card"></div></div>
+</div>
+<div class="seat" id="seat-1"><p class="who"></p><div class="hand" id="hand-1"></div></div>
+</div>
+<p id="event-text"></p>
+<div id="result" hidden></div>
+</section>
+<section id="list" aria-label="Events">
+<h2>Events</h2>
+<ol id="events"></ol>
+</section>
+</main>
+<section id="hands"><h2>Hands</h2><div id="hand-results"></div></section>
+<section id="sheet"><h2>Score sheet</h2><div class="scroll"><table id="score-sheet"></table></div><p id="sheet-notes"></p></section>
+<section id="chart-box"><h2>Running totals</h2>
+{chart}
+</section>
+<section id="audit"><h2>Audit</h2><div id="verdict"></div></section>
+<section id="rules"><h2>Rules</h2><p id="rules-summary"></p><details><summary>every rule</summary><table id="rules-table"></table></details></section>
+<footer><p>Keys: &larr; &rarr; one event, Home/End first/last, PageUp/PageDown one hand. Made by ginlog {version}; this file needs no network.</p></footer>
+<script type="application/json" id="ginlog-data">{data}</script>
+<script>{js}</script>
+</body>
+</html>
+"""
+
+
+def match_page(steps: Sequence[Step], *, verdict: Verdict, title: str | None = None) -> str:
+    """The whole page for a match file's ``steps`` (in order, at least the first line), as text.
+
+    ``verdict`` is what reading the file found wrong (shown in the page's
+    audit box); ``title`` defaults to the match's own title, then to the
+    players' names. Pure: it reads nothing but the packaged script and style.
+    """
+    data = match_data(steps, verdict, title)
+    css, js = _asset("viewer.css"), _asset("viewer.js")
+    csp = "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src {csp_hash(js)}",
+            f"style-src {csp_hash(css)}",
+            "img-src data:",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
+    return _PAGE.format(
+        csp=csp,
+        version=__version__,
+        title=html.escape(data["match"]["title"]),
+        css=css,
+        chart=chart_svg(data["match"]),
+        data=embed_json(data),
+        js=js,
+    )

@@ -1,0 +1,322 @@
+/* ginlog's replay page: draws the table at each event from the JSON in #ginlog-data.
+ * Record text (names, notes, reasons) is only ever set with textContent, never as
+ * markup: no innerHTML, insertAdjacentHTML, document.write or eval anywhere here. */
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("ginlog-data").textContent);
+  var M = data.match, F = data.frames, P = M.players;
+  var SUITS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
+  var VERBS = {
+    offer: "to take or pass the upcard", draw: "to draw", discard: "to discard, knock or go gin",
+    wall: "to take the card only to knock, or pass", show: "to show", defend: "to lay off and show"
+  };
+  var cur = 0, view = "both", items = [], endOf = {}, shownItem = null, hashTimer = 0, revealFrame = 0;
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function add(parent) {
+    for (var k = 1; k < arguments.length; k++) {
+      var c = arguments[k];
+      if (c === null || c === undefined) continue;
+      parent.appendChild(typeof c === "object" ? c : document.createTextNode(String(c)));
+    }
+    return parent;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+  function rank(code) { var r = code.charAt(0); return r === "T" ? "10" : r; }
+  function pretty(code) { return rank(code) + SUITS[code.charAt(1)]; }
+
+  function card(code, extra) {
+    var s = code.charAt(1);
+    var c = el("span", "card " + (s === "H" || s === "D" ? "red" : "black") + (extra ? " " + extra : ""));
+    c.setAttribute("data-card", code);
+    c.setAttribute("title", pretty(code));
+    add(c, el("span", "r", rank(code)), el("span", "s", SUITS[s]));
+    return c;
+  }
+  function back() {
+    var c = el("span", "card back");
+    c.setAttribute("data-back", "");
+    c.setAttribute("title", "a card not shown");
+    return c;
+  }
+  function cards(codes, extra) {
+    var g = el("span", "cards");
+    codes.forEach(function (code) { g.appendChild(card(code, extra)); });
+    return g;
+  }
+  function seatOf(name) { return P.indexOf(name); }
+  function sees(seat) { return view === "both" || view === String(seat); }
+
+  /* One player's hand at this frame, as the chosen view allows. */
+  function drawHand(f, i) {
+    var box = clear($("hand-" + i));
+    var shown = f.result && !f.hand ? f.result.shown.filter(function (x) { return x.seat === i; })[0] : null;
+    if (shown) { box.appendChild(layout(shown)); return; }
+    var s = f.seats ? f.seats[i] : null;
+    if (!s) return;
+    var up = sees(i) ? s.known : s.public;
+    var backs = s.known.length + s.hidden - up.length;
+    up.forEach(function (code) { box.appendChild(card(code)); });
+    for (var k = 0; k < backs; k++) box.appendChild(back());
+  }
+
+  /* A hand as laid out at the end: melds, lay-offs, deadwood. */
+  function layout(x) {
+    var g = el("span", "layout");
+    x.melds.forEach(function (m) { g.appendChild(add(el("span", "group meld"), cards(m))); });
+    if (x.layoffs.length) g.appendChild(add(el("span", "group layoffs"), el("span", "tag", "laid off"), cards(x.layoffs, "laid")));
+    if (x.deadwood.length) g.appendChild(add(el("span", "group deadwood"), el("span", "tag", "deadwood " + x.deadwoodValue), cards(x.deadwood)));
+    return g;
+  }
+
+  function who(f, i) {
+    var p = add(clear(document.querySelector("#seat-" + i + " .who")), el("span", "name", P[i]));
+    var s = f.seats ? f.seats[i] : null;
+    if (s && f.hand) p.appendChild(el("span", "count", (s.known.length + s.hidden) + " cards"));
+    if (f.dealer === P[i] && f.hand) p.appendChild(el("span", "badge dealer", "dealer"));
+    if (f.turn === P[i] && f.hand) p.appendChild(el("span", "badge turn", "to play"));
+    if (view === String(i)) p.appendChild(el("span", "badge you", "seen as"));
+    return p;
+  }
+
+  function status(f) {
+    if (f.hand) {
+      var end = f.ending ? f.ending.player + " " + f.ending.how.replace("_", " ") + (f.ending.how === "knock" ? "s" : "") + "; " : "";
+      return "Hand " + f.hand + " \u00b7 " + f.dealer + " dealt \u00b7 knock limit " + f.knockLimit + " \u00b7 " + end + f.turn + " " + (VERBS[f.handPhase] || f.handPhase);
+    }
+    if (f.phase === "setup") return "Waiting for the first dealer";
+    if (f.phase === "over") return "Match over \u00b7 winner " + (M.winner === null ? "nobody" : M.winner);
+    if (f.phase === "abandoned") return "Match abandoned";
+    return (f.result ? "Hand " + f.result.number + " finished \u00b7 " : "") + "next: " + f.dealer + " deals";
+  }
+
+  function scoreLine(totals) {
+    var p = clear($("score"));
+    add(p, el("span", "name", P[0]), " ", el("b", null, totals[0]), " \u00b7 ", el("span", "name", P[1]), " ", el("b", null, totals[1]));
+  }
+
+  function resultBox(r, laidOut) {
+    var box = el("div", "hand-result");
+    box.setAttribute("data-hand", r.number);
+    add(box, el("p", "summary", r.summary));
+    if (laidOut) r.shown.forEach(function (x) {
+      add(box, add(el("p", "shown"), el("span", "name", x.player), " ", layout(x)));
+    });
+    return box;
+  }
+
+  function render() {
+    var f = F[cur];
+    $("step").textContent = String(f.n);
+    scoreLine(f.totals);
+    $("status").textContent = status(f);
+    $("event-text").textContent = f.text;
+    /* The player seen as sits at the bottom; between hands there is no stock or pile. */
+    $("felt").className = (view === "0" ? "flip" : "") + (f.hand ? "" : " between");
+    for (var i = 0; i < 2; i++) { who(f, i); drawHand(f, i); }
+    $("stock-count").textContent = f.hand ? String(f.stock) : "\u2013";
+    $("stock").className = "zone" + (f.hand && f.stock > 0 ? "" : " empty");
+    var pile = clear($("pile-cards"));
+    (f.hand ? f.pile : []).forEach(function (code, k, all) {
+      var top = k === all.length - 1;
+      var c = card(code, top ? "top" : "under");
+      if (top) c.setAttribute("data-top", "");
+      pile.appendChild(c);
+      if (top) pile.appendChild(el("span", "top-mark", "top"));
+    });
+    var fd = clear($("facedown-card"));
+    var e = f.hand ? f.ending : null;
+    $("facedown").hidden = !(e && e.card);
+    if (e && e.card) fd.appendChild(sees(seatOf(e.player)) ? card(e.card, "down") : back());
+    var res = clear($("result"));
+    res.hidden = !f.result || !!f.hand;
+    if (f.result && !f.hand) { res.appendChild(resultBox(f.result, false)); res.className = f.just ? "just" : ""; }
+    if (shownItem) shownItem.removeAttribute("aria-current");
+    shownItem = items[cur];
+    shownItem.setAttribute("aria-current", "step");
+    if (!revealFrame) revealFrame = requestAnimationFrame(function () { revealFrame = 0; reveal(shownItem); });
+    var now = $("chart-now"), chart = $("chart");
+    if (now && chart) {
+      var x = Number(chart.getAttribute("data-left")) + f.done * Number(chart.getAttribute("data-dx"));
+      now.setAttribute("x1", String(x));
+      now.setAttribute("x2", String(x));
+    }
+    var rows = document.querySelectorAll("#score-sheet tbody tr");
+    for (var r = 0; r < rows.length; r++) rows[r].className = r === f.done - 1 ? "current" : "";
+    /* The address names the event shown (#e12), once stepping pauses: browsers throttle history calls. */
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(function () {
+      try { history.replaceState(null, "", "#e" + f.n); } catch (err) { /* a sandboxed viewer may refuse */ }
+    }, 400);
+  }
+
+  /* Keep the current event in view inside the list, without scrolling the page (once a frame:
+   * reading the layout while stepping would lay the page out at every key). */
+  function reveal(li) {
+    var box = $("events");
+    if (box.scrollHeight <= box.clientHeight) return;
+    var top = li.offsetTop, bottom = top + li.offsetHeight;
+    if (top < box.scrollTop) box.scrollTop = top - 8;
+    else if (bottom > box.scrollTop + box.clientHeight) box.scrollTop = bottom - box.clientHeight + 8;
+  }
+
+  function go(i) {
+    cur = Math.max(0, Math.min(F.length - 1, i));
+    render();
+  }
+  function nextDeal(i) {
+    for (var j = i + 1; j < F.length; j++) if (F[j].deal) return j;
+    return F.length - 1;
+  }
+  function prevDeal(i) {
+    for (var j = i - 1; j >= 0; j--) if (F[j].deal) return j;
+    return 0;
+  }
+
+  function buildList() {
+    var ol = $("events");
+    F.forEach(function (f, i) {
+      var li = el("li", "ev " + f.kind + (f.deal ? " deal" : "") + (f.just ? " end" : ""));
+      li.setAttribute("data-i", String(i));
+      li.setAttribute("data-seq", String(f.n));
+      add(li, el("span", "num", f.n), el("span", "txt", f.text));
+      if (f.just) { li.appendChild(el("span", "sum", f.result.summary)); endOf[f.result.number] = i; }
+      li.addEventListener("click", function () { go(i); });
+      ol.appendChild(li);
+      items.push(li);
+      if (f.undoes) {
+        for (var k = i - 1; k >= 0; k--) {
+          if (F[k].n === f.undoes) { items[k].className += " undone"; items[k].setAttribute("title", "undone by event " + f.n); break; }
+        }
+      }
+    });
+  }
+
+  function buildHands() {
+    var box = $("hand-results");
+    if (!M.hands.length) box.appendChild(el("p", "none", "No hand finished yet."));
+    M.hands.forEach(function (r) {
+      var b = resultBox(r, true);
+      var h = el("h3", null);
+      var jump = el("button", "jump", "Hand " + r.number);
+      jump.type = "button";
+      jump.addEventListener("click", function () { if (r.number in endOf) go(endOf[r.number]); });
+      h.appendChild(jump);
+      b.insertBefore(h, b.firstChild);
+      box.appendChild(b);
+    });
+  }
+
+  function row(tag, cells, cls) {
+    var tr = el("tr", cls);
+    cells.forEach(function (c) { tr.appendChild(el(tag, null, c)); });
+    return tr;
+  }
+  function buildSheet() {
+    var s = M.sheet, t = $("score-sheet");
+    var head = el("thead"), body = el("tbody"), foot = el("tfoot");
+    head.appendChild(row("th", ["hand", "dealer", "ended", "scores", P[0], P[1]]));
+    s.hands.forEach(function (h) {
+      var ended = h.outcome === "void" ? "void" : h.out + " " + h.outcome.replace("_", " ");
+      var tr = row("td", [h.number, h.dealer, ended, h.winner === null ? "\u2013" : h.winner + " +" + h.points, h.totals[P[0]], h.totals[P[1]]]);
+      tr.addEventListener("click", function () { if (h.number in endOf) go(endOf[h.number]); });
+      body.appendChild(tr);
+    });
+    ["game", "boxes", "shutout"].forEach(function (k) {
+      var b = s.bonuses[k];
+      if (b && (b[P[0]] || b[P[1]])) foot.appendChild(row("td", [k + " bonus", "", "", "", b[P[0]] || 0, b[P[1]] || 0]));
+    });
+    foot.appendChild(row("th", [s.complete ? "final" : "so far", "", "", "", s.totals[P[0]], s.totals[P[1]]]));
+    add(t, head, body, foot);
+    $("sheet-notes").textContent = s.complete ? "Winner: " + (s.winner === null ? "nobody" : s.winner) :
+      (M.abandoned !== null ? "Abandoned: " + M.abandoned : "The match is not finished.");
+  }
+
+  function buildVerdict() {
+    var v = M.verdict, box = $("verdict");
+    var badge = $("verdict-badge");
+    badge.textContent = v.ok ? "\u2714 valid record" : "\u2718 invalid record: " + v.errors.length + " problem" + (v.errors.length === 1 ? "" : "s");
+    badge.className = v.ok ? "ok" : "bad";
+    box.className = v.ok ? "ok" : "bad";
+    add(box, el("p", "word", v.ok ? "Valid: the hash chain holds, every event is legal and every score is as the rules make it." :
+      "Invalid: the events shown are those that could be applied; each problem below was skipped."));
+    if (v.errors.length) {
+      var ol = el("ol", "errors");
+      v.errors.forEach(function (e) { ol.appendChild(el("li", null, e)); });
+      box.appendChild(ol);
+    }
+    var w = el("ul", "warnings");
+    v.warnings.forEach(function (x) { w.appendChild(el("li", null, x)); });
+    add(box, el("p", null, v.warnings.length ? "Warnings:" : "No warnings."), v.warnings.length ? w : null);
+    add(box, add(el("p", "head"), "Head hash (keep it to prove later that nothing was cut off): ", el("code", null, v.head === null ? "none" : v.head)));
+  }
+
+  function buildRules() {
+    var k = M.rules.knobs;
+    var parts = [M.rules.preset ? M.rules.preset + " rules" : "custom rules", "knock limit " + k.knock_limit, "gin +" + k.gin_bonus];
+    if (k.big_gin_bonus !== null) parts.push("big gin +" + k.big_gin_bonus);
+    parts.push("undercut +" + k.undercut_bonus);
+    parts.push(k.game_target === null ? "one hand" : "game to " + k.game_target);
+    $("rules-summary").textContent = parts.join(" \u00b7 ");
+    var t = $("rules-table");
+    Object.keys(k).forEach(function (name) { t.appendChild(row("td", [name, JSON.stringify(k[name])])); });
+  }
+
+  function buildHeader() {
+    var last = F[F.length - 1];
+    var text = (M.title === P[0] + " v " + P[1] ? "" : P[0] + " v " + P[1] + " \u00b7 ") + M.sheet.hands.length + " hand" + (M.sheet.hands.length === 1 ? "" : "s");
+    if (M.sheet.complete) text += " \u00b7 winner " + (M.winner === null ? "nobody" : M.winner) + " (" + M.sheet.totals[P[0]] + "\u2013" + M.sheet.totals[P[1]] + ")";
+    $("players").textContent = text;
+    $("count").textContent = String(last.n);
+    $("count").setAttribute("data-frames", String(F.length));
+    var bs = document.querySelectorAll("#seeas button");
+    for (var b = 0; b < bs.length; b++) {
+      var btn = bs[b], v = btn.getAttribute("data-view");
+      if (v !== "both") btn.textContent = P[Number(v)];
+      btn.addEventListener("click", function () {
+        view = this.getAttribute("data-view");
+        for (var q = 0; q < bs.length; q++) bs[q].setAttribute("aria-pressed", String(bs[q] === this));
+        render();
+      });
+    }
+    var nav = { first: function () { return 0; }, last: function () { return F.length - 1; },
+      prev: function () { return cur - 1; }, next: function () { return cur + 1; },
+      "prev-hand": function () { return prevDeal(cur); }, "next-hand": function () { return nextDeal(cur); } };
+    Object.keys(nav).forEach(function (id) { $(id).addEventListener("click", function () { go(nav[id]()); }); });
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var to = { ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: 0, End: F.length - 1 }[e.key];
+    if (e.key === "PageDown") to = nextDeal(cur);
+    if (e.key === "PageUp") to = prevDeal(cur);
+    if (to === undefined) return;
+    e.preventDefault();
+    go(to);
+  });
+
+  /* Printed, the page shows everything: the rules table too. */
+  window.addEventListener("beforeprint", function () {
+    var ds = document.querySelectorAll("details");
+    for (var d = 0; d < ds.length; d++) ds[d].open = true;
+  });
+
+  buildHeader();
+  buildList();
+  buildHands();
+  buildSheet();
+  buildVerdict();
+  buildRules();
+  var wanted = /^#e(\d+)$/.exec(location.hash);
+  if (wanted) for (var i = 0; i < F.length; i++) if (F[i].n === Number(wanted[1])) cur = i;
+  render();
+  /* Ready: drawn once; how long that took since navigation began (for the tests' timing). */
+  document.body.setAttribute("data-ready-ms", String(Math.round(performance.now())));
+  document.body.setAttribute("data-ready", "1");
+})();

@@ -1,0 +1,231 @@
+"""The replay page, without a browser: self-contained, its data faithful to the states, record text inert.
+
+The browser half (keys, cards on screen, a hostile record in Chromium) is ``test_page_browser.py``.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginlog.app.html_command import html as html_command
+from ginlog.app.page import chart_svg, csp_hash, embed_json, match_page
+from ginlog.app.page_data import Verdict, frame, match_data
+from ginlog.game.cards import cards_mask, mask_cards
+from ginlog.text import shown
+
+from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of
+
+ASSETS = Path(__file__).resolve().parent.parent / "ginlog" / "app" / "page_assets"
+SAMPLE_FILES = sorted(SAMPLES.glob("*.jsonl"))
+
+
+class Parsed(html.parser.HTMLParser):
+    """Every start tag with its attributes, and the text of each script and style element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.texts: dict[int, str] = {}
+        self._open: int | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag in ("script", "style"):
+            self._open = len(self.tags) - 1
+            self.texts[self._open] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self._open = None
+
+    def handle_data(self, data: str) -> None:
+        if self._open is not None:
+            self.texts[self._open] += data
+
+    def elements(self, tag: str) -> list[tuple[dict[str, str | None], str]]:
+        return [(a, self.texts.get(i, "")) for i, (t, a) in enumerate(self.tags) if t == tag]
+
+
+def parse(page: str) -> Parsed:
+    p = Parsed()
+    p.feed(page)
+    p.close()
+    return p
+
+
+def page_of(path: Path | str, title: str | None = None) -> tuple[str, list[Any]]:
+    steps, errors = steps_of(path)
+    return match_page(steps, verdict=Verdict.of(errors, steps[-1].digest), title=title), steps
+
+
+def embedded(page: str) -> tuple[str, Any]:
+    """The raw text of the data element, and what it parses to."""
+    ((attrs, text),) = [(a, t) for a, t in parse(page).elements("script") if a.get("id") == "ginlog-data"]
+    assert attrs["type"] == "application/json"
+    return text, json.loads(text)
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, list[Any]]:
+    return page_of(hostile_match(tmp_path_factory.mktemp("hostile") / "h.jsonl"))
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: p.name)
+def test_page_is_self_contained(path: Path) -> None:
+    page, _ = page_of(path)
+    # No URL of any kind (the CSP's base64 hashes may hold "//" by chance: left out).
+    assert not re.search(r"https?:|ftp:|//", re.sub(r"'sha256-[A-Za-z0-9+/=]+'", "", page))
+    p = parse(page)
+    for tag, attrs in p.tags:
+        for name in ("src", "href", "action", "srcset", "data", "poster"):
+            value = attrs.get(name)
+            assert value is None or value.startswith(("data:", "#")), (tag, name, value)
+    assert [t for t, _ in p.tags if t in ("link", "img", "iframe", "object", "embed")] == ["link"]  # the data: icon
+    assert len(p.elements("script")) == 2 and len(p.elements("style")) == 1
+
+
+def test_csp_allows_exactly_the_inline_script_and_style() -> None:
+    page, _ = page_of(SAMPLES / "standard-match.jsonl")
+    p = parse(page)
+    (csp,) = [a["content"] for t, a in p.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy"]
+    assert csp is not None
+    policy = dict((d.split(" ", 1) + [""])[:2] for d in csp.split("; "))
+    assert policy["default-src"] == "'none'" and policy["base-uri"] == "'none'"
+    (code,) = [t for a, t in p.elements("script") if "type" not in a]
+    ((_, style),) = p.elements("style")
+    assert policy["script-src"] == csp_hash(code) and policy["style-src"] == csp_hash(style)
+    assert code == (ASSETS / "viewer.js").read_text(encoding="utf-8")
+    assert "unsafe" not in csp
+    # The CSP meta comes before anything it governs.
+    tags = [t for t, _ in p.tags]
+    assert tags.index("meta", tags.index("head")) < tags.index("style") < tags.index("script")
+
+
+def test_script_never_parses_markup() -> None:
+    js = (ASSETS / "viewer.js").read_text(encoding="utf-8")
+    for api in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "Function(", "setTimeout(\"", "DOMParser", "createContextualFragment"):
+        assert api not in js.replace("no innerHTML, insertAdjacentHTML, document.write or eval", ""), api
+
+
+def test_embed_json_escapes_what_could_end_the_script() -> None:
+    tricky = {"a": "</script><!-- <script>", "b": "x & y > z", "c": "\u2028\u2029", "</script>": 1}
+    text = embed_json(tricky)
+    assert not set(text) & set("<>&\u2028\u2029")
+    assert json.loads(text) == tricky
+
+
+@pytest.mark.parametrize("path", SAMPLE_FILES, ids=lambda p: p.name)
+def test_data_round_trips_and_follows_the_states(path: Path) -> None:
+    page, steps = page_of(path)
+    _, data = embedded(page)
+    steps2, errors = steps_of(path)
+    assert data == json.loads(json.dumps(match_data(steps2, Verdict.of(errors, steps2[-1].digest))))
+    frames = data["frames"]
+    assert [f["n"] for f in frames] == [s.seq for s in steps]
+    before = None
+    for s, f in zip(steps, frames):
+        st = s.state
+        assert f == json.loads(json.dumps(frame(s, before)))
+        assert f["totals"] == [st.totals()[p] for p in st.players]
+        assert f["done"] == len(st.hands)
+        h = st.hand
+        if h is not None:
+            assert f["stock"] == h.stock and f["pile"] == [str(c) for c in h.pile] and f["turn"] == h.turn
+            for i in range(2):
+                seat = f["seats"][i]
+                assert seat["known"] == [str(c) for c in mask_cards(h.known[i])]
+                assert len(seat["known"]) + seat["hidden"] == h.sizes[i]
+                assert set(seat["public"]) <= set(seat["known"]) and cards_mask(mask_cards(h.seen[i])) & ~h.known[i] == 0
+                assert {str(c) for c in mask_cards(h.seen[i])} <= set(seat["public"])
+        elif st.hands:
+            last = st.hands[-1]
+            assert f["result"]["number"] == last.number and f["result"]["points"] == last.score.points
+            for x in last.shown:
+                r = f["result"]["shown"][[y.player for y in last.shown].index(x.player)]
+                laid = [c for m in r["melds"] for c in m] + r["layoffs"] + r["deadwood"]
+                assert sorted(laid) == sorted(str(c) for c in x.cards), "melds, lay-offs and deadwood are the hand"
+        before = st
+    sheet = data["match"]["sheet"]
+    assert [r["number"] for r in sheet["hands"]] == [h["number"] for h in data["match"]["hands"]]
+    assert data["match"]["verdict"] == {"ok": True, "errors": [], "warnings": [], "head": steps[-1].digest}
+
+
+def test_chart_has_a_point_per_hand_and_start() -> None:
+    page, steps = page_of(SAMPLES / "standard-match.jsonl")
+    p = parse(page)
+    lines = [a for t, a in p.tags if t == "polyline"]
+    assert [a["data-player"] for a in lines] == ["0", "1"]
+    final = steps[-1].state
+    for i, a in enumerate(lines):
+        points = [tuple(map(float, xy.split(","))) for xy in (a["points"] or "").split()]
+        assert len(points) == len(final.hands) + 1
+        ys = [y for _, y in points]
+        totals = [0] + [h.totals[i] for h in final.hands]
+        # Higher totals are drawn higher (smaller y); equal totals at the same height.
+        for k in range(1, len(ys)):
+            assert (ys[k] < ys[k - 1]) == (totals[k] > totals[k - 1]) and (ys[k] == ys[k - 1]) == (totals[k] == totals[k - 1])
+
+
+def test_hostile_text_stays_data(hostile: tuple[str, list[Any]]) -> None:
+    page, steps = hostile
+    raw, data = embedded(page)
+    for bad in ("<", ">", "&", "\u2028", "\u2029", "\x1b", "\u202e"):
+        assert bad not in raw
+    p = parse(page)
+    # Exactly the elements the template makes: no script, image, frame, style or handler from the record.
+    assert len(p.elements("script")) == 2 and len(p.elements("style")) == 1 and len(p.elements("svg")) == 1
+    assert not [t for t, _ in p.tags if t in ("img", "iframe", "a", "object", "embed")]
+    assert [a.get("id") for t, a in p.tags if t == "b"] == ["step"]
+    assert not [a for _, a in p.tags if any(k.startswith("on") for k in a)]
+    # The text is all there, made visible where it holds controls.
+    assert data["match"]["players"] == list(HOSTILE_NAMES) and data["match"]["title"] == shown(HOSTILE_TITLE)
+    texts = [f["text"] for f in data["frames"]]
+    for note in HOSTILE_NOTES:
+        assert "Note: " + shown(note) in texts
+    assert any(HOSTILE_REASON in t for t in texts)
+    assert "\u241b[2J\u241b[31mred\u2407 and <U+202E>gnp.exe" in " ".join(texts)
+    # What Python itself writes as markup is escaped.
+    assert html_escaped(HOSTILE_TITLE) in page and HOSTILE_TITLE not in page
+    assert chart_svg(data["match"]).count("&lt;img src=x onerror=alert(2)&gt;") == 1
+
+
+def html_escaped(text: str) -> str:
+    import html as _html
+
+    return _html.escape(shown(text))
+
+
+def test_html_command_writes_the_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "m.html"
+    assert html_command(str(SAMPLES / "table-view-match.jsonl"), str(out)) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!doctype html>")
+    assert html_command(str(SAMPLES / "table-view-match.jsonl"), None) == 0
+    assert capsys.readouterr().out == out.read_text(encoding="utf-8")
+
+
+def test_html_command_shows_an_invalid_record_with_its_problems(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "bad.html"
+    assert html_command(str(SAMPLES / "invalid" / "wrong-turn.jsonl"), str(out)) == 1
+    err = capsys.readouterr().err
+    assert "[turn-order]" in err
+    _, data = embedded(out.read_text(encoding="utf-8"))
+    v = data["match"]["verdict"]
+    assert not v["ok"] and any("[turn-order]" in e and "event 8" in e for e in v["errors"])
+    assert 8 not in [f["n"] for f in data["frames"]], "the illegal event is not shown as played"
+    # Nothing readable: no page, a message.
+    assert html_command(str(tmp_path / "missing.jsonl"), str(tmp_path / "none.html")) == 1
+    assert not (tmp_path / "none.html").exists() and capsys.readouterr().err
+
+
+def test_a_16_hand_page_stays_small(tmp_path: Path) -> None:
+    page, steps = page_of(long_match(tmp_path / "long.jsonl"))
+    assert len(steps[-1].state.hands) == 16
+    size = len(page.encode("utf-8"))
+    assert size < 1_000_000, f"{size} bytes"
+    assert re.search(r'<svg id="chart"', page)

@@ -1,0 +1,298 @@
+"""The replay page in headless Chromium: keys, the table's cards, the chart, and a hostile record kept inert.
+
+Driven by Playwright with Debian's ``chromium`` (``executable_path``; Playwright's own browser
+download is never used). Every expectation is computed from the reducer's states through the
+public API, never written down. Without Playwright or a Chromium the tests skip, saying which.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginlog.app.html_command import html as html_command
+from ginlog.game.cards import cards_mask, mask_cards
+from ginlog.log.events import HandDealt
+from ginlog.match.matchfile import Step
+from ginlog.text import shown
+
+from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("GINLOG_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+#: One evaluation per step: what the page shows, counted the way a person would see it.
+PROBE = """() => {
+  const all = (s) => Array.from(document.querySelectorAll(s));
+  const top = all('#pile [data-top]');
+  return {
+    step: document.getElementById('step').textContent,
+    score: document.getElementById('score').textContent,
+    stock: document.getElementById('stock-count').textContent,
+    hands: [0, 1].map((i) => all('#hand-' + i + ' [data-card]').map((e) => e.dataset.card)),
+    backs: [0, 1].map((i) => all('#hand-' + i + ' .back').length),
+    pile: all('#pile [data-card]').map((e) => e.dataset.card),
+    top: top.map((e) => e.dataset.card),
+    current: all('#events [aria-current="step"]').map((e) => e.dataset.seq),
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install 'ginlog[test]'; it drives Debian's chromium, no download)")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set GINLOG_CHROMIUM)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def open_page(browser: Any, tmp_path: Path) -> Iterator[Any]:
+    """``open_page(match_path, width=..)``: the match's page loaded from file://, ready, with its console kept."""
+    pages: list[Any] = []
+
+    def load(match: Path | str, width: int = 1280, height: int = 900) -> Any:
+        out = tmp_path / (Path(match).stem + ".html")
+        assert html_command(str(match), str(out)) == 0
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.problems = []
+        page.dialogs = []
+        page.on("console", lambda m: page.problems.append(m.text) if m.type in ("error", "warning") else None)
+        page.on("pageerror", lambda e: page.problems.append(str(e)))
+        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+        page.on("request", lambda r: page.problems.append("request " + r.url) if not r.url.startswith(("file:", "data:")) else None)
+        page.goto(out.as_uri())
+        page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
+        pages.append(page)
+        return page
+
+    yield load
+    for page in pages:
+        page.close()
+
+
+def score_text(step: Step) -> str:
+    st = step.state
+    totals = st.totals()
+    a, b = st.players
+    return f"{shown(a)} {totals[a]} \u00b7 {shown(b)} {totals[b]}"
+
+
+def expected(step: Step, view: int | None = None) -> dict[str, Any]:
+    """What the table must show after ``step``: seen by both (None) or by one seat."""
+    st = step.state
+    h = st.hand
+    if h is None:
+        hands: list[list[str]] = [[], []]
+        if st.hands:
+            for x in st.hands[-1].shown:
+                hands[st.players.index(x.player)] = sorted(str(c) for c in x.cards)
+        return {"step": str(step.seq), "score": score_text(step), "stock": "\u2013", "hands": hands, "backs": [0, 0], "pile": [], "top": []}
+    hands, backs = [], []
+    for i in range(2):
+        mask = h.known[i]
+        if view is not None and view != i:
+            mask = h.seen[i]
+            if h.ending is not None and h.ending.knocker is not None and h.ending.knocker.player == st.players[i]:
+                mask |= cards_mask(h.ending.knocker.cards)
+        hands.append([str(c) for c in mask_cards(mask)])
+        backs.append(h.sizes[i] - mask.bit_count())
+    pile = [str(c) for c in h.pile]
+    return {"step": str(step.seq), "score": score_text(step), "stock": str(h.stock), "hands": hands, "backs": backs, "pile": pile, "top": pile[-1:]}
+
+
+def check(page: Any, step: Step, view: int | None = None) -> None:
+    compare(page.evaluate(PROBE), step, view)
+
+
+def compare(shown_now: dict[str, Any], step: Step, view: int | None = None) -> None:
+    want = expected(step, view)
+    got = {k: shown_now[k] for k in want}
+    if step.state.hand is None:
+        got["hands"] = [sorted(h) for h in got["hands"]]
+    assert got == want, f"event {step.seq}"
+    assert shown_now["current"] == [str(step.seq)]
+
+
+#: Every event in one evaluation: the same keydown the keyboard sends, then the probe (a key press
+#: from Playwright costs a round trip and a frame; the real keys are pressed in the tests below).
+WALK = """(view) => {
+  const probe = %s;
+  if (view !== null) document.querySelector('#seeas button[data-view="' + view + '"]').click();
+  const key = (k) => document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+  key('Home');
+  const out = [probe()];
+  for (let i = 1; i < Number(document.getElementById('count').dataset.frames); i++) { key('ArrowRight'); out.push(probe()); }
+  return out;
+}""" % PROBE
+
+
+@pytest.mark.parametrize("name", ["standard-match.jsonl", "table-view-match.jsonl", "score-pad-match.jsonl"])
+def test_every_event_shows_the_reducers_table(open_page: Any, name: str) -> None:
+    steps, _ = steps_of(SAMPLES / name)
+    page = open_page(SAMPLES / name)
+    for view in (None, 0, 1):  # both hands, then as each player
+        walked = page.evaluate(WALK, view)
+        assert len(walked) == len(steps)
+        for s, shown_now in zip(steps, walked):
+            compare(shown_now, s, view)
+    assert not page.problems and not page.dialogs
+
+
+@pytest.mark.parametrize("name", ["standard-match.jsonl", "table-view-match.jsonl"])
+def test_arrow_keys_home_and_end(open_page: Any, name: str) -> None:
+    steps, _ = steps_of(SAMPLES / name)
+    page = open_page(SAMPLES / name)
+    check(page, steps[0])
+    assert page.text_content("#count") == str(steps[-1].seq)
+    for s in steps[1:40]:
+        page.keyboard.press("ArrowRight")
+        check(page, s)
+    page.keyboard.press("End")
+    check(page, steps[-1])
+    page.keyboard.press("ArrowRight")  # past the end: stays
+    check(page, steps[-1])
+    for s in reversed(steps[-12:-1]):
+        page.keyboard.press("ArrowLeft")
+        check(page, s)
+    page.keyboard.press("Home")
+    check(page, steps[0])
+    page.keyboard.press("ArrowLeft")  # before the start: stays
+    check(page, steps[0])
+    assert not page.problems and not page.dialogs
+
+
+def test_page_keys_go_hand_by_hand(open_page: Any) -> None:
+    steps, _ = steps_of(SAMPLES / "standard-match.jsonl")
+    deals = [i for i, s in enumerate(steps) if isinstance(s.event, HandDealt)]
+    page = open_page(SAMPLES / "standard-match.jsonl")
+    for i in deals:
+        page.keyboard.press("PageDown")
+        check(page, steps[i])
+    page.keyboard.press("PageDown")  # no hand after the last: the end
+    check(page, steps[-1])
+    for i in reversed(deals):
+        page.keyboard.press("PageUp")
+        check(page, steps[i])
+    page.keyboard.press("PageUp")
+    check(page, steps[0])
+    # From just before a deal to it, from just after one back to it.
+    for i in deals[1:]:
+        page.click('#events li[data-seq="%d"]' % steps[i - 1].seq)
+        page.keyboard.press("PageDown")
+        check(page, steps[i])
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("PageUp")
+        check(page, steps[i])
+    # Clicking an event in the list jumps to it.
+    page.click('#events li[data-seq="%d"]' % steps[deals[1] + 3].seq)
+    check(page, steps[deals[1] + 3])
+
+
+def test_see_as_buttons_switch_the_view(open_page: Any) -> None:
+    steps, _ = steps_of(SAMPLES / "standard-match.jsonl")
+    page = open_page(SAMPLES / "standard-match.jsonl")
+    for view in (0, 1):
+        page.click(f'#seeas button[data-view="{view}"]')
+        assert page.get_attribute(f'#seeas button[data-view="{view}"]', "aria-pressed") == "true"
+        assert page.text_content(f'#seeas button[data-view="{view}"]') == steps[-1].state.players[view]
+        page.keyboard.press("Home")
+        for s in steps[1:30]:
+            page.keyboard.press("ArrowRight")
+            check(page, s, view)
+    page.click('#seeas button[data-view="both"]')
+    check(page, steps[29])
+
+
+def test_chart_and_score_sheet(open_page: Any) -> None:
+    steps, _ = steps_of(SAMPLES / "standard-match.jsonl")
+    final = steps[-1].state
+    page = open_page(SAMPLES / "standard-match.jsonl")
+    lines = page.eval_on_selector_all("svg#chart polyline", "ls => ls.map(l => [l.dataset.player, l.points.numberOfItems])")
+    assert lines == [["0", len(final.hands) + 1], ["1", len(final.hands) + 1]]
+    rows = page.eval_on_selector_all("#score-sheet tbody tr", "rs => rs.map(r => Array.from(r.cells).slice(-2).map(c => Number(c.textContent)))")
+    assert rows == [list(h.totals) for h in final.hands]
+    final_row = page.eval_on_selector("#score-sheet tfoot tr:last-child", "r => Array.from(r.cells).slice(-2).map(c => Number(c.textContent))")
+    assert final_row == [final.totals()[p] for p in final.players]
+    assert page.text_content("#verdict .head code") == steps[-1].digest
+    assert page.get_attribute("#verdict-badge", "class") == "ok"
+
+
+def test_hostile_record_stays_text(open_page: Any, tmp_path: Path) -> None:
+    path = hostile_match(tmp_path / "hostile.jsonl")
+    steps, errors = steps_of(path)
+    assert not errors
+    page = open_page(path)
+    count = "() => ({all: document.getElementsByTagName('*').length, script: document.scripts.length, img: document.images.length, svg: document.querySelectorAll('svg').length, iframe: document.querySelectorAll('iframe').length, style: document.querySelectorAll('style').length, handlers: document.querySelectorAll('[onload],[onerror],[onclick]').length})"
+    at_start = page.evaluate(count)
+    assert at_start["script"] == 2 and at_start["img"] == 0 and at_start["svg"] == 1 and at_start["iframe"] == 0
+    assert at_start["style"] == 1 and at_start["handlers"] == 0
+    for s in steps[1:12]:
+        page.keyboard.press("ArrowRight")
+        check(page, s)
+    for view in (None, 0, 1):  # every event drawn, in each view
+        for s, shown_now in zip(steps, page.evaluate(WALK, view)):
+            compare(shown_now, s, view)
+    after = page.evaluate(count)
+    assert {k: after[k] for k in ("script", "img", "svg", "iframe", "style", "handlers")} == {k: at_start[k] for k in ("script", "img", "svg", "iframe", "style", "handlers")}
+    assert page.evaluate("() => window.__pwned") is None and page.evaluate("() => parent.__pwned") is None
+    assert not page.dialogs and not page.problems, (page.dialogs, page.problems)
+    # The text is shown as typed (controls made visible), in the list, the title, the names.
+    listed = page.text_content("#events")
+    for note in HOSTILE_NOTES:
+        assert "Note: " + shown(note) in listed
+    assert HOSTILE_REASON in listed
+    assert page.text_content("#title") == shown(HOSTILE_TITLE)
+    assert page.title() == shown(HOSTILE_TITLE)
+    assert page.text_content("#seat-0 .who .name") == HOSTILE_NAMES[0]
+    assert page.text_content("#players").startswith(f"{HOSTILE_NAMES[0]} v {HOSTILE_NAMES[1]}")
+    assert page.text_content("svg#chart .legend") == HOSTILE_NAMES[0]
+    # The correction is marked, the event it undid struck through.
+    assert page.locator("#events li.correction").count() == 1 and page.locator("#events li.undone").count() == 1
+
+
+def test_phone_width_has_no_sideways_scroll(open_page: Any) -> None:
+    page = open_page(SAMPLES / "standard-match.jsonl", width=375, height=800)
+    for key in ("PageDown", "ArrowRight", "ArrowRight", "End"):
+        page.keyboard.press(key)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+
+
+def test_print_shows_everything_but_the_controls(open_page: Any) -> None:
+    page = open_page(SAMPLES / "standard-match.jsonl")
+    page.emulate_media(media="print")
+    assert not page.is_visible("#nav") and not page.is_visible("#seeas")
+    assert page.evaluate("() => getComputedStyle(document.getElementById('events')).overflowY") == "visible"
+    assert page.locator("#hand-results .hand-result").count() == len(steps_of(SAMPLES / "standard-match.jsonl")[0][-1].state.hands)
+    pdf = page.pdf()
+    assert pdf.startswith(b"%PDF")
+
+
+def test_a_16_hand_match_is_ready_quickly(open_page: Any, tmp_path: Path) -> None:
+    path = long_match(tmp_path / "long.jsonl")
+    steps, _ = steps_of(path)
+    started = time.perf_counter()
+    page = open_page(path)
+    wall = time.perf_counter() - started
+    ready_ms = int(page.get_attribute("body", "data-ready-ms"))
+    assert ready_ms < 3000 and wall < 20, (ready_ms, wall)
+    page.keyboard.press("End")
+    check(page, steps[-1])
+    assert page.eval_on_selector_all("svg#chart polyline", "ls => ls.map(l => l.points.numberOfItems)") == [17, 17]
