@@ -22,7 +22,8 @@ import attrs
 from ginlog.app.page import Verdict, match_page
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset
-from ginlog.match.matchfile import append_events, iter_steps, new_match
+from ginlog.match.matchfile import append_events, new_match
+from ginlog.match.reading import iter_steps
 from ginlog.play.simulate import simulate_match
 
 ARGS = [

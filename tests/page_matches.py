@@ -12,7 +12,8 @@ import attrs
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset
 from ginlog.log.events import CardDiscarded, Correction, Event, MatchStarted, Note
-from ginlog.match.matchfile import Step, append_events, iter_steps, new_match
+from ginlog.match.matchfile import append_events, new_match
+from ginlog.match.reading import Step, iter_steps
 from ginlog.play.simulate import simulate_match
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"

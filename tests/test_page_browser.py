@@ -19,7 +19,7 @@ import pytest
 from ginlog.app.html_command import html as html_command
 from ginlog.game.cards import cards_mask, mask_cards
 from ginlog.log.events import HandDealt
-from ginlog.match.matchfile import Step
+from ginlog.match.reading import Step
 from ginlog.text import shown
 
 from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of

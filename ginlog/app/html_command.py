@@ -28,7 +28,7 @@ import sys
 from typing import BinaryIO
 
 from ginlog.errors import EventError, GinlogError, StoreError
-from ginlog.match.matchfile import iter_steps
+from ginlog.match.reading import iter_steps
 
 from ginlog.app.page import Verdict, match_page
 

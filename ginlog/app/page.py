@@ -17,7 +17,7 @@ as markup (the title, the chart's names) pass through :func:`html.escape`.
 >>> from ginlog.play.simulate import simulate_match
 >>> from ginlog.play.reducer import start, apply
 >>> from ginlog.game.rules import preset
->>> from ginlog.match.matchfile import Step
+>>> from ginlog.match.reading import Step
 >>> events = simulate_match(preset("standard"), seed=3, max_hands=1)
 >>> tl, steps = start(events[0], 1), []
 >>> for n, e in enumerate(events, 1):
@@ -39,7 +39,7 @@ from importlib import resources
 from typing import Any, Final
 
 from ginlog import __version__
-from ginlog.match.matchfile import Step
+from ginlog.match.reading import Step
 
 from ginlog.app.page_data import Verdict, frame, match_data
 

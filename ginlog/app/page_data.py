@@ -32,7 +32,7 @@ from ginlog.errors import GinlogError
 from ginlog.game.cards import Card, cards_mask, mask_cards
 from ginlog.game.rules import PRESETS, rules_to_dict
 from ginlog.log.events import Correction, HandDealt, Note, event_type
-from ginlog.match.matchfile import Step
+from ginlog.match.reading import Step
 from ginlog.play.state import FinishedHand, MatchState
 from ginlog.text import shown
 
