@@ -307,3 +307,11 @@ def test_undercut_winner_is_the_defender_for_the_deal() -> None:
     rules = preset("standard")  # winner deals
     score = price(rules, knock(ANN, 8, 5))  # Bob undercuts
     assert Tally().next_dealer(rules, ANN, score) == BOB
+
+
+def test_a_bonus_of_nothing_is_still_awarded() -> None:
+    # A flat shutout of 0 is awarded (it shows on the sheet as 0); a bonus the rules never give is None.
+    rules = with_knobs(preset("classic"), shutout_bonus="0")
+    b = play(rules, [gin(BOB, 90)]).bonuses(rules)  # Bob 110, Ann nothing
+    assert (b.shutout, b.game) == ((None, 0), (None, rules.game_bonus))
+    assert b.total(BOB) == rules.game_bonus + 20 and b.total(ANN) == 0  # game bonus plus one box of 20

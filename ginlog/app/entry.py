@@ -300,10 +300,11 @@ def entry_for(event: Event) -> str | None:
 
     None for the event types in :data:`NOT_TYPED`. Exhaustive over the event
     types (the type checker proves it), so every event type has an entry or
-    says where it comes from. What the language does not say is left out: a
-    note's player, a score pad's claimed winner, and how a first dealer was
-    chosen other than by a cut (``dealer NAME`` records "agreed"), an empty
-    list of declared melds; and a shown hand's cards come back in the order typed.
+    says where it comes from. What the language does not say is left out: the
+    hands and stock of a deal, a note's player, a score pad's claimed winner,
+    how a first dealer was chosen other than by a cut (``dealer NAME``
+    records "agreed"), an empty list of declared melds; and a shown hand's
+    cards come back in the order typed.
 
     >>> from ginlog.game.cards import parse_card
     >>> entry_for(CardDiscarded(player="Ann", card=parse_card("7h")))

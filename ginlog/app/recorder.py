@@ -10,6 +10,7 @@ entry was refused, so a script notices).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TextIO
 
 from ginlog.log import store
@@ -146,18 +147,15 @@ def _proposal(before: Timeline, after: Timeline) -> str:
     return "ginlog arranges the hand"
 
 
-def _after(tl: Timeline, before: object, say: object) -> None:
-    from ginlog.play.state import MatchState
-
-    assert isinstance(before, MatchState)
+def _after(tl: Timeline, before: MatchState, say: Callable[[str], None]) -> None:
     st = tl.state
     if len(st.hands) > len(before.hands):
-        say(hand_summary(st.hands[-1], st.players))  # type: ignore[operator]
-        say("Score: " + score_line(st))  # type: ignore[operator]
+        say(hand_summary(st.hands[-1], st.players))
+        say("Score: " + score_line(st))
         if not st.finished:
-            say(f"Next: {_name(st, st.dealer)} deals hand {len(st.hands) + 1} ('upcard CARD').")  # type: ignore[operator]
+            say(f"Next: {_name(st, st.dealer)} deals hand {len(st.hands) + 1} ('upcard CARD').")
     elif st.phase == "ready" and before.phase == "setup":
-        say(f"{_name(st, st.dealer)} deals the first hand ('upcard CARD').")  # type: ignore[operator]
+        say(f"{_name(st, st.dealer)} deals the first hand ('upcard CARD').")
 
 
 def _name(st: MatchState, seat: Seat | None) -> str | None:

@@ -12,6 +12,12 @@ event's own fields. Cards are their canonical text, players their names.
 >>> event_from_fields("card_drawn", {"player": "Bob", "source": "stock"})
 CardDrawn(player='Bob', source='stock', card=None)
 
+Each event type is declared once: its class, registered under its
+``type`` by :func:`registered` (the description is the docstring's first
+line), and a member of the :data:`Event` union (checked at import).
+:data:`EVENT_KINDS` lists them; everything else that must know every type is
+checked against it (see :func:`registered`).
+
 All (de)serialisation goes through one cattrs converter that is strict on
 purpose: a record is evidence, so ``"10"`` is not silently an int and an
 unknown field is an error, not something to drop.
@@ -110,9 +116,12 @@ def _non_negative(_i: object, a: attrs.Attribute[Any], v: int | None) -> None:
         raise EventError(f"{a.name} must be between 0 and 1000000, not {v}", rule="event")
 
 
-@attrs.frozen
-class EventKind:
-    """One event type: the ``type`` its lines carry, its class, and one line saying what it records."""
+class EventKind(typing.NamedTuple):
+    """One event type: the ``type`` its lines carry, its class, and one line saying what it records.
+
+    (A named tuple, not an attrs class: it is made at every start-up, where
+    each attrs class costs a ``compile``.)
+    """
 
     name: str
     cls: type

@@ -10,9 +10,9 @@ a working copy, so nobody can observe the mutation; a whole-log replay
 (:class:`ginlog.play.fold.Fold`) thaws once and freezes once.
 
 One declaration per field. The frozen classes are the truth; each mirror
-class (an ``attrs.define`` class: ``__init__`` and ``__slots__`` come from
-attrs) lists the same fields, in the same order and with the same defaults,
-in its own types, which the type checker reads. ``thaw`` and ``freeze`` are
+class lists the same fields, in the same order (and, for the working hand,
+an ``attrs.define`` class built by keyword at a deal, with the same
+defaults), in its own types, which the type checker reads. ``thaw`` and ``freeze`` are
 generated from the two at import by :func:`_mirror`, written out as
 straight-line code (as attrs writes an ``__init__``), so they are as fast as
 the hand-written copies they replace. The mirror's type says how a field is
@@ -34,7 +34,7 @@ here, and nowhere else.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -87,14 +87,17 @@ class WorkingHand:
         return placed_mask(self.known, self.pile, self.ending, self.stock_order)
 
 
-@attrs.define(eq=False, weakref_slot=False)
 class WorkingMatch:
     """A mutable :class:`~ginlog.play.state.MatchState` (see the module's notes).
 
-    ``freeze(sheet=False)`` leaves the finished hands out (``hands=()``):
-    copying the score sheet is the one cost that grows with the match, and a
-    :class:`~ginlog.play.fold.Fold` snapshot needs only its length.
+    Only ever made by ``thaw``, so a plain class (no ``__init__``: attrs
+    would cost start-up time for nothing). ``freeze(sheet=False)`` leaves the
+    finished hands out (``hands=()``): copying the score sheet is the one
+    cost that grows with the match, and a :class:`~ginlog.play.fold.Fold`
+    snapshot needs only its length.
     """
+
+    __slots__ = tuple(a.name for a in attrs.fields(MatchState))
 
     players: tuple[str, str]
     rules: Rules
@@ -134,7 +137,10 @@ def _copies(name: str, frozen_type: str, working_type: str, nested: dict[str, st
         return "{v}", "{v}"
     for frozen_name, working_name in nested.items():
         if (frozen_type, working_type) == (f"{frozen_name} | None", f"{working_name} | None"):
-            return f"None if {{v}} is None else {working_name}.thaw({{v}})", "None if {v} is None else {v}.freeze()"
+            return (
+                f"None if {{v}} is None else thaw_{working_name}({{v}})",
+                f"None if {{v}} is None else freeze_{working_name}({{v}})",
+            )
     list_of = re.fullmatch(r"list\[(.+)\]", working_type)
     if list_of is not None:
         item = list_of.group(1)
@@ -145,48 +151,70 @@ def _copies(name: str, frozen_type: str, working_type: str, nested: dict[str, st
     raise TypeError(f"{name}: no copy between {frozen_type} (frozen) and {working_type} (working)")
 
 
-def _default(field: attrs.Attribute[Any]) -> Any:
-    """A working field's default, as the frozen field would hold it."""
-    factory = getattr(field.default, "factory", None)  # an attrs.Factory
-    value = factory() if callable(factory) else field.default
-    return tuple(value) if isinstance(value, list) else value
+def _declared(working: type[Any]) -> list[tuple[str, str, Any]]:
+    """(name, type, default) of each field of a mirror: an attrs class, or a plain one with ``__slots__``."""
+    if attrs.has(working):
+        out = []
+        for a in attrs.fields(working):
+            factory = getattr(a.default, "factory", None)  # an attrs.Factory
+            default = factory() if callable(factory) else a.default
+            out.append((a.name, str(a.type), tuple(default) if isinstance(default, list) else default))
+        return out
+    names = tuple(working.__annotations__)
+    if getattr(working, "__slots__", None) != names:
+        raise TypeError(f"{working.__name__}.__slots__ must be its annotated fields: {names}")
+    return [(name, str(t), attrs.NOTHING) for name, t in working.__annotations__.items()]
 
 
-def _mirror(working: type[Any], frozen: type, *, nested: dict[str, str] | None = None, sheet: str | None = None) -> None:
-    """Check ``working`` against ``frozen`` field by field and give it ``thaw`` and ``freeze``.
+def _mirror(working: type[Any], frozen: type, *, nested: dict[str, str] | None = None, sheet: str | None = None) -> str:
+    """Check ``working`` against ``frozen`` field by field; the source of its ``thaw`` and ``freeze``.
 
     ``sheet`` names a field that ``freeze(sheet=False)`` leaves at its
     default instead of copying it.
     """
     fields = attrs.fields(frozen)
     names = tuple(a.name for a in fields)
-    mine = attrs.fields(working)
-    if tuple(a.name for a in mine) != names:
+    mine = _declared(working)
+    if tuple(name for name, _t, _d in mine) != names:
         raise TypeError(f"{working.__name__} must declare exactly the fields of {frozen.__name__}, in order: {names}")
     thaw_lines, freeze_args = [], []
-    for a, w in zip(fields, mine):
-        to_work, to_frozen = _copies(a.name, str(a.type), str(w.type), nested or {})
-        if w.default is not attrs.NOTHING and _default(w) != a.default:
+    for a, (_name, working_type, default) in zip(fields, mine):
+        to_work, to_frozen = _copies(a.name, str(a.type), working_type, nested or {})
+        if default is not attrs.NOTHING and default != a.default:
             raise TypeError(f"{working.__name__}.{a.name}: the default is not {frozen.__name__}'s ({a.default!r})")
         thaw_lines.append(f"    w.{a.name} = " + to_work.format(v=f"f.{a.name}"))
         expr = to_frozen.format(v=f"w.{a.name}")
         freeze_args.append(f"({expr}) if sheet else {a.default!r}" if a.name == sheet else expr)
-    source = (
-        "def thaw(f):\n    w = _new(_Working)\n" + "\n".join(thaw_lines) + "\n    return w\n\n"
-        f"def freeze(w{', *, sheet=True' if sheet else ''}):\n"
-        f"    return _Frozen({', '.join(freeze_args)})\n"
+    w, f = working.__name__, frozen.__name__
+    return (
+        f"def thaw_{w}(f):\n    w = _new({w})\n" + "\n".join(thaw_lines) + "\n    return w\n\n\n"
+        f"def freeze_{w}(w{', *, sheet=True' if sheet else ''}):\n"
+        f"    return {f}({', '.join(freeze_args)})\n\n\n"
     )
-    scope: dict[str, Any] = {"_new": object.__new__, "_Working": working, "_Frozen": frozen}
-    scope.update({w: globals()[w] for w in (nested or {}).values()})
-    exec(compile(source, f"<ginlog.play.working: {working.__name__}>", "exec"), scope)  # our own text, from attrs.fields
-    # The TYPE_CHECKING stubs in the class declare these two for the type checker.
-    setattr(working, "thaw", staticmethod(scope["thaw"]))
-    setattr(working, "freeze", scope["freeze"])
-    setattr(working, "_source", source)  # what a traceback's "<ginlog.play.working: ...>" refers to
 
 
-_mirror(WorkingHand, HandState)
-_mirror(WorkingMatch, MatchState, nested={"HandState": "WorkingHand"}, sheet="hands")
+def _install(*mirrors: tuple[type[Any], type]) -> str:
+    """Give each working class its generated ``thaw`` and ``freeze``; the source, for a reader of a traceback.
+
+    One ``compile`` for all: at start-up, compiling is what costs.
+    """
+    source = "".join(
+        _mirror(working, frozen, nested={"HandState": "WorkingHand"}, sheet="hands" if working is WorkingMatch else None)
+        for working, frozen in mirrors
+    )
+    scope: dict[str, Any] = {"_new": object.__new__}
+    for working, frozen in mirrors:
+        scope[working.__name__], scope[frozen.__name__] = working, frozen
+    exec(compile(source, "<ginlog.play.working: generated>", "exec"), scope)  # our own text, from the declarations
+    # The TYPE_CHECKING stubs in the classes declare these for the type checker.
+    for working, _frozen in mirrors:
+        setattr(working, "thaw", staticmethod(scope[f"thaw_{working.__name__}"]))
+        setattr(working, "freeze", scope[f"freeze_{working.__name__}"])
+    return source
+
+
+#: The generated copies, as text.
+SOURCE: Final = _install((WorkingHand, HandState), (WorkingMatch, MatchState))
 
 
 def thaw(state: MatchState) -> WorkingMatch:
