@@ -5,9 +5,13 @@ Shared by the rules in :mod:`ginlog.play.setup`, :mod:`ginlog.play.turns` and
 naming the rule; the names in its words are the players' (events carry
 names; the working copy holds seats, and ``players[seat]`` names one).
 
-The door for an event's player is :func:`turn_hand`: the event's name is
-checked against the name of the seat whose turn it is, so once it passes,
-the acting seat is ``hand.turn``, found without a lookup.
+The door, where an event's name becomes a seat, once per event: for a
+move, :func:`turn_hand` (inlined in the hot draw and discard) checks the
+name against the name of the seat whose turn it is, so once it passes the
+acting seat is ``hand.turn``, found without a lookup; any other name (the
+first dealer, a dealt hand's owner, a score pad's ``out``) goes through
+:func:`~ginlog.game.seats.seat_of`. Either way a name that is not a player
+is the ``unknown-player`` error.
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ a working copy, so nobody can observe the mutation; a whole-log replay
 One declaration per field. The frozen classes are the truth; each mirror
 class lists the same fields, in the same order (and, for the working hand,
 an ``attrs.define`` class built by keyword at a deal, with the same
-defaults), in its own types, which the type checker reads. ``thaw`` and ``freeze`` are
-generated from the two at import by :func:`_mirror`, written out as
-straight-line code (as attrs writes an ``__init__``), so they are as fast as
-the hand-written copies they replace. The mirror's type says how a field is
+defaults), in its own types, which the type checker reads. ``thaw`` and
+``freeze`` are generated from the two at import by :func:`_mirror` (see
+:data:`SOURCE`), written out as straight-line code (as attrs writes an
+``__init__``), so they are as fast as the hand-written copies they replace. The mirror's type says how a field is
 copied: ``list[X]`` here for ``tuple[X, ...]`` or ``tuple[X, X]`` there, the
 working hand for the frozen one, the very value otherwise. A field missing,
 out of order, with another default or of a type that does not correspond
@@ -44,7 +44,7 @@ from ginlog.game.scoring import Tally
 from ginlog.game.seats import Seat
 from ginlog.play.state import Ending, FinishedHand, HandPhase, HandState, MatchPhase, MatchState, placed_mask
 
-__all__ = ["WorkingMatch", "WorkingHand", "thaw"]
+__all__ = ["WorkingMatch", "WorkingHand", "thaw", "SOURCE"]
 
 
 @attrs.define(eq=False, weakref_slot=False)
