@@ -57,6 +57,8 @@ from ginlog.match.reading import read_match
 from ginlog.game.rules import Rules, preset
 from ginlog.play.simulate import Mode, simulate_hand
 from ginlog.play.state import FinishedHand, MatchState, Timeline
+from ginlog.game.seats import Seat
+from ginlog.app.views import named, winner_name
 
 HERE = Path(__file__).resolve().parent
 
@@ -210,13 +212,21 @@ def has_chain(fh: FinishedHand) -> bool:
     return False
 
 
-def describe(fh: FinishedHand) -> str:
+def describe(fh: FinishedHand, players: tuple[str, str]) -> str:
     s = fh.score
     if s.outcome == "void":
         return f"h{fh.number} void"
     how = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "big gin"}[s.outcome]
     chain = ", chained lay-off" if has_chain(fh) else ""
-    return f"h{fh.number} {how} {s.winner} +{s.points}{chain}"
+    return f"h{fh.number} {how} {who(players, s.winner)} +{s.points}{chain}"
+
+
+def who(players: tuple[str, str], seat: Seat | None) -> str | None:
+    return None if seat is None else players[seat]
+
+
+def sheet(st: MatchState) -> str:
+    return "; ".join(describe(h, st.players) for h in st.hands)
 
 
 # ---------------------------------------------------------------------------
@@ -277,7 +287,7 @@ def write_standard(out: Path) -> str:
     while w.state.phase == "ready":
         w.add(*find_hand(w, lambda fh, ev: outcome(fh) == "knock" and fh.score.points >= 12))
     st = w.state
-    return f"whole match, standard, full information, cut for deal, one correction, two notes: {'; '.join(map(describe, st.hands))}; {st.winner} wins {st.totals()}"
+    return f"whole match, standard, full information, cut for deal, one correction, two notes: {sheet(st)}; {winner_name(st)} wins {named(st.players, st.totals())}"
 
 
 def write_modern(out: Path) -> str:
@@ -287,19 +297,20 @@ def write_modern(out: Path) -> str:
     w.add(FirstDealer(dealer="Dev", how="random"))
 
     def cleo(kind: str) -> Callable[[FinishedHand, list[Event]], bool]:
-        return lambda fh, ev: outcome(fh) == kind and fh.score.winner == "Cleo"
+        return lambda fh, ev: outcome(fh) == kind and who(w.state.players, fh.score.winner) == "Cleo"
 
     for kind in ("big_gin", "undercut", "knock", "gin"):
         w.add(*find_hand(w, cleo(kind)))
         if w.state.phase != "ready":
             break
     while w.state.phase == "ready":
-        w.add(*find_hand(w, lambda fh, ev: fh.score.winner == "Cleo"))
+        w.add(*find_hand(w, lambda fh, ev: who(w.state.players, fh.score.winner) == "Cleo"))
     st = w.state
     b = st.tally.bonuses(st.rules)
-    return (f"whole match, modern, full information, Dev never scores: {'; '.join(map(describe, st.hands))}; "
-            f"{st.winner} {st.tally.totals()['Cleo']} + game {b.game.get('Cleo', 0)} + boxes {b.boxes.get('Cleo', 0)}, "
-            f"shutout doubles: final {st.totals()}")
+    game, boxes = named(st.players, b.game), named(st.players, b.boxes)
+    return (f"whole match, modern, full information, Dev never scores: {sheet(st)}; "
+            f"{winner_name(st)} {named(st.players, st.tally.totals())['Cleo']} + game {game.get('Cleo', 0)} + boxes {boxes.get('Cleo', 0)}, "
+            f"shutout doubles: final {named(st.players, st.totals())}")
 
 
 def write_table_view(out: Path) -> str:
@@ -317,7 +328,7 @@ def write_table_view(out: Path) -> str:
 
         w.add(*find_hand(w, want, mode="table"))
     st = w.state
-    return f"whole match, table view (no deal, stock draws unknown, pile draws named, hands shown at the end): {'; '.join(map(describe, st.hands))}; {st.winner} wins {st.totals()}"
+    return f"whole match, table view (no deal, stock draws unknown, pile draws named, hands shown at the end): {sheet(st)}; {winner_name(st)} wins {named(st.players, st.totals())}"
 
 
 def write_score_pad(out: Path) -> str:
@@ -332,8 +343,8 @@ def write_score_pad(out: Path) -> str:
     st = w.state
     b = st.tally.bonuses(st.rules)
     return (f"whole match, classic, hand_result events only (points claimed on hands 1, 2, 5): "
-            f"{'; '.join(map(describe, st.hands))}; {st.winner} wins {st.tally.totals()}, "
-            f"with game {b.game} and boxes {b.boxes}: final {st.totals()}")
+            f"{sheet(st)}; {winner_name(st)} wins {named(st.players, st.tally.totals())}, "
+            f"with game {named(st.players, b.game)} and boxes {named(st.players, b.boxes)}: final {named(st.players, st.totals())}")
 
 
 # ---------------------------------------------------------------------------

@@ -118,6 +118,15 @@ def write_events(path: Path, events: Sequence[E.Event]) -> Path:
     return path
 
 
+def winner_of(state: Any) -> str | None:
+    """The match winner's name (the state says who by seat)."""
+    return None if state.winner is None else state.players[state.winner]
+
+
+def totals_of(state: Any) -> dict[str, int]:
+    return dict(zip(state.players, state.totals()))
+
+
 def entry_for(ev: E.Event) -> str | None:
     """The entry typed at the table for one simulated (table-view) event; None for match_started."""
     if isinstance(ev, E.MatchStarted):
@@ -341,7 +350,7 @@ def test_record_a_whole_match_through_the_executable(app: Any, tmp_path: Path, s
     expected = fold(sim_standard).state
     assert p.returncode == 0, p.stdout[-2000:]
     assert "refused" not in p.stdout
-    assert p.stdout.rstrip().endswith(f"Winner: {expected.winner}")
+    assert p.stdout.rstrip().endswith(f"Winner: {winner_of(expected)}")
     _check_recorded_match(app, path, sim_standard)
 
 
@@ -363,8 +372,8 @@ def _check_recorded_match(app: Any, path: Path, events: list[E.Event]) -> None:
     summary = json.loads(audit.stdout)["summary"]
     assert summary["ok"] == 1 and summary["invalid"] == 0 and summary["finished"] == 1
     sheet = json.loads(run(app, "score", path, "--json").stdout)
-    assert sheet["totals"] == expected.totals()
-    assert sheet["winner"] == expected.winner is not None
+    assert sheet["totals"] == totals_of(expected)
+    assert sheet["winner"] == winner_of(expected) is not None
     assert len(sheet["hands"]) == len(expected.hands)
     assert [h["outcome"] for h in sheet["hands"]] == [h.score.outcome for h in expected.hands]
     assert read_match(str(path)).state == as_recorded(expected)
@@ -609,7 +618,7 @@ def test_replay_of_a_finished_match_names_the_winner(app: Any, tmp_path: Path, s
     path = write_events(tmp_path / "m.jsonl", sim_standard)
     r = run(app, "replay", path)
     assert r.exit_code == 0
-    assert r.stdout.splitlines()[-1] == f"Winner: {fold(sim_standard).state.winner}"
+    assert r.stdout.splitlines()[-1] == f"Winner: {winner_of(fold(sim_standard).state)}"
 
 
 # ---------------------------------------------------------------------------
@@ -635,14 +644,14 @@ def test_score_json_of_a_finished_modern_match(app: Any, tmp_path: Path) -> None
     path = write_events(tmp_path / "m.jsonl", events)
     state = fold(events).state
     data = json.loads(run(app, "score", path, "--json").stdout)
-    assert data["totals"] == state.totals() and data["winner"] == state.winner is not None
+    assert data["totals"] == totals_of(state) and data["winner"] == winner_of(state) is not None
     assert data["head"] == last_line_digest(path)
     assert [h["number"] for h in data["hands"]] == list(range(1, len(data["hands"]) + 1))
     for h in data["hands"]:
         assert h["outcome"] in OUTCOMES
         assert h["dealer"] in data["players"]
         assert (h["winner"] is None) == (h["outcome"] == "void") or h["points"] == 0
-    assert data["bonuses"]["game"] == {state.winner: 100}
+    assert data["bonuses"]["game"] == {winner_of(state): 100}
     assert data["bonuses"]["boxes"]
 
 
@@ -811,7 +820,7 @@ def test_audit_folder_recursively_with_json_summary(app: Any, club: Path, sim_st
     names = sorted(Path(f["file"]).relative_to(club).as_posix() for f in data["files"])
     assert names == ["friday.jsonl", "league/old/edited.jsonl", "league/week1/sim.jsonl"]
     by_name = {Path(f["file"]).name: f for f in data["files"]}
-    assert by_name["sim.jsonl"]["winner"] == fold(sim_standard).state.winner
+    assert by_name["sim.jsonl"]["winner"] == winner_of(fold(sim_standard).state)
     assert by_name["sim.jsonl"]["phase"] == "over"
     r2 = run(app, "audit", club, "--json", "--jobs", 2)
     assert r2.exit_code == 1 and json.loads(r2.stdout) == data

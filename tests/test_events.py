@@ -65,8 +65,8 @@ def test_an_older_file_is_read_through_the_upcaster(tmp_path: Path) -> None:
     assert hand is not None
     # Bob took the upcard from the pile (v1 "discard"), threw KS, Ann drew from the stock.
     assert hand.pile == (parse_card("KS"),)
-    assert hand.seen[state.index("Bob")] == parse_card("7H").bit
-    assert (hand.turn, hand.phase, hand.stock) == ("Ann", "discard", 30)
+    assert hand.seen[state.seat("Bob")] == parse_card("7H").bit
+    assert (state.name(hand.turn), hand.phase, hand.stock) == ("Ann", "discard", 30)
 
 
 def test_upcasting_gives_the_current_events() -> None:

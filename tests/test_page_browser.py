@@ -92,7 +92,7 @@ def score_text(step: Step) -> str:
     st = step.state
     totals = st.totals()
     a, b = st.players
-    return f"{shown(a)} {totals[a]} \u00b7 {shown(b)} {totals[b]}"
+    return f"{shown(a)} {totals[0]} \u00b7 {shown(b)} {totals[1]}"
 
 
 def expected(step: Step, view: int | None = None) -> dict[str, Any]:
@@ -103,14 +103,14 @@ def expected(step: Step, view: int | None = None) -> dict[str, Any]:
         hands: list[list[str]] = [[], []]
         if st.hands:
             for x in st.hands[-1].shown:
-                hands[st.players.index(x.player)] = sorted(str(c) for c in x.cards)
+                hands[x.player] = sorted(str(c) for c in x.cards)
         return {"step": str(step.seq), "score": score_text(step), "stock": "\u2013", "hands": hands, "backs": [0, 0], "pile": [], "top": []}
     hands, backs = [], []
     for i in range(2):
         mask = h.known[i]
         if view is not None and view != i:
             mask = h.seen[i]
-            if h.ending is not None and h.ending.knocker is not None and h.ending.knocker.player == st.players[i]:
+            if h.ending is not None and h.ending.knocker is not None and h.ending.knocker.player == i:
                 mask |= cards_mask(h.ending.knocker.cards)
         hands.append([str(c) for c in mask_cards(mask)])
         backs.append(h.sizes[i] - mask.bit_count())
@@ -230,7 +230,7 @@ def test_chart_and_score_sheet(open_page: Any) -> None:
     rows = page.eval_on_selector_all("#score-sheet tbody tr", "rs => rs.map(r => Array.from(r.cells).slice(-2).map(c => Number(c.textContent)))")
     assert rows == [list(h.totals) for h in final.hands]
     final_row = page.eval_on_selector("#score-sheet tfoot tr:last-child", "r => Array.from(r.cells).slice(-2).map(c => Number(c.textContent))")
-    assert final_row == [final.totals()[p] for p in final.players]
+    assert final_row == list(final.totals())
     assert page.text_content("#verdict .head code") == steps[-1].digest
     assert page.get_attribute("#verdict-badge", "class") == "ok"
 

@@ -28,6 +28,7 @@ from ginlog.log.events import (
 )
 from ginlog.play.reducer import apply, fold, start
 from ginlog.game.rules import Oklahoma, Rules, preset
+from ginlog.game.seats import Seat
 from ginlog.play.state import FinishedHand, Timeline
 
 # ---------------------------------------------------------------------------
@@ -119,7 +120,20 @@ def last_hand(tl: Timeline) -> FinishedHand:
 
 
 def shown_by(fh: FinishedHand, player: str):  # noqa: ANN201
-    return next(s for s in fh.shown if s.player == player)
+    return next(s for s in fh.shown if s.player == SEATS[player])
+
+
+# The state says who by seat; these tests say it by name (Ann sits first).
+PLAYERS = ("Ann", "Bob")
+SEATS = {"Ann": 0, "Bob": 1}
+
+
+def who(seat: Seat | None) -> str | None:
+    return None if seat is None else PLAYERS[seat]
+
+
+def by_name(per_seat: tuple[int, int]) -> dict[str, int]:
+    return dict(zip(PLAYERS, per_seat))
 
 
 # A full-information hand (Ann deals, upcard 2C).
@@ -189,21 +203,21 @@ def result(how: str, out: str | None = None, k: int = 0, d: int = 0, **kw: objec
 
 def test_the_non_dealer_is_offered_the_upcard_first() -> None:
     tl = play([*opening(), table_deal("7H")])
-    assert (tl.state.hand.phase, tl.state.hand.turn) == ("offer", "Bob")
+    assert (tl.state.hand.phase, who(tl.state.hand.turn)) == ("offer", "Bob")
     assert rule_of(tl, pass_("Ann")) == "turn-order"
     assert rule_of(tl, take("Ann")) == "turn-order"
 
 
 def test_after_the_non_dealer_passes_the_dealer_is_offered_it() -> None:
     tl = play([*opening(), table_deal("7H"), pass_("Bob")])
-    assert (tl.state.hand.phase, tl.state.hand.turn) == ("offer", "Ann")
+    assert (tl.state.hand.phase, who(tl.state.hand.turn)) == ("offer", "Ann")
     assert rule_of(tl, pass_("Bob")) == "turn-order"
     assert rule_of(tl, stock("Ann")) == "upcard-offer"
 
 
 def test_after_both_pass_the_non_dealer_must_draw_from_the_stock() -> None:
     tl = play([*opening(), table_deal("7H"), pass_("Bob"), pass_("Ann")])
-    assert (tl.state.hand.phase, tl.state.hand.turn) == ("draw", "Bob")
+    assert (tl.state.hand.phase, who(tl.state.hand.turn)) == ("draw", "Bob")
     assert rule_of(tl, take("Bob", "7H")) == "upcard-offer"
     assert rule_of(tl, pass_("Bob")) == "upcard-offer"
     assert rule_of(tl, stock("Ann")) == "turn-order"
@@ -219,14 +233,14 @@ def test_the_stock_is_not_drawn_during_the_offer() -> None:
 def test_the_dealer_may_take_the_upcard_and_the_non_dealer_then_plays_a_normal_turn() -> None:
     tl = play([*opening(), table_deal("7H"), pass_("Bob"), take("Ann", "7H"), discard("Ann", "KS")])
     hand = tl.state.hand
-    assert (hand.phase, hand.turn, hand.pile) == ("draw", "Bob", (c("KS"),))
+    assert (hand.phase, who(hand.turn), hand.pile) == ("draw", "Bob", (c("KS"),))
     tl = more(tl, take("Bob", "KS"))  # a normal turn may take the pile
     assert tl.state.hand.phase == "discard"
 
 
 def test_taking_the_upcard_ends_the_offer() -> None:
     tl = play([*opening(), table_deal("7H"), take("Bob", "7H"), discard("Bob", "KS")])
-    assert (tl.state.hand.turn, tl.state.hand.phase) == ("Ann", "draw")
+    assert (who(tl.state.hand.turn), tl.state.hand.phase) == ("Ann", "draw")
     assert rule_of(tl, pass_("Ann")) == "upcard-offer"
 
 
@@ -244,7 +258,7 @@ def test_discarding_a_card_just_taken_from_the_pile_mid_hand_is_illegal() -> Non
 
 def test_openspiel_may_discard_the_taken_card() -> None:
     tl = play([*opening("openspiel"), table_deal("7H"), take("Bob", "7H"), discard("Bob", "7H")])
-    assert tl.state.hand.pile == (c("7H"),) and tl.state.hand.turn == "Ann"
+    assert tl.state.hand.pile == (c("7H"),) and who(tl.state.hand.turn) == "Ann"
 
 
 def test_a_card_drawn_from_the_stock_may_be_discarded_at_once() -> None:
@@ -308,7 +322,7 @@ def test_full_information_stock_order_is_enforced() -> None:
     tl = full_passed()
     assert rule_of(tl, stock("Bob", "4D")) == "stock-order"
     tl = more(tl, stock("Bob"))  # the card need not be named: it is known
-    bob = tl.state.index("Bob")
+    bob = tl.state.seat("Bob")
     assert tl.state.hand.known[bob] & c("KH").bit
     assert tl.state.hand.stock_order[0] == c("4D")
 
@@ -394,14 +408,14 @@ def test_a_knock_with_no_deadwood_is_scored_as_gin() -> None:
     assert rule_of(tl, show("Ann", GIN_ANN, layoffs="9S")) == "layoff-after-gin"
     tl = more(tl, show("Ann", GIN_ANN))
     fh = last_hand(tl)
-    assert (fh.result.how, fh.score.outcome, fh.score.winner, fh.score.points) == ("gin", "gin", "Bob", 20 + 53)
+    assert (fh.result.how, fh.score.outcome, who(fh.score.winner), fh.score.points) == ("gin", "gin", "Bob", 20 + 53)
     assert shown_by(fh, "Ann").layoffs == ()  # 9S would extend 5S-8S, but not after gin
 
 
 def test_gin_scores_the_bonus_plus_the_defenders_deadwood() -> None:
     tl = more(gin_ready(), gin("Bob", "9C"), show("Bob", "5S 6S 7S 8S 2H 3H 4H KC KD KH"), show("Ann", GIN_ANN))
-    assert (last_hand(tl).score.points, tl.state.tally.totals()) == (73, {"Ann": 0, "Bob": 73})
-    assert tl.state.dealer == "Bob"  # the winner deals next
+    assert (last_hand(tl).score.points, by_name(tl.state.tally.totals())) == (73, {"Ann": 0, "Bob": 73})
+    assert who(tl.state.dealer) == "Bob"  # the winner deals next
 
 
 def test_layoff_after_gin_is_refused() -> None:
@@ -439,7 +453,7 @@ def test_declared_layoffs_must_come_in_an_order_that_works() -> None:
     tl = more(tl, show("Ann", ANN_CARDS, melds=["AD 2D 3D 4D", "4C 5C 6C"], layoffs="8S 9S"))
     fh = last_hand(tl)
     assert shown_by(fh, "Ann").layoffs == cs("8S 9S")
-    assert (fh.score.outcome, fh.score.winner, fh.score.points) == ("knock", "Bob", 10 - 1)
+    assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("knock", "Bob", 10 - 1)
 
 
 def test_ginlog_finds_the_defenders_chained_layoffs() -> None:
@@ -455,8 +469,8 @@ def test_undercut_gives_the_defender_the_difference_and_the_bonus() -> None:
               show("Ann", "AC 2S 3S 4S JS QS KS 9D 9C 9H"))
     fh = last_hand(tl)
     assert shown_by(fh, "Ann").deadwood_value == 1
-    assert (fh.score.outcome, fh.score.winner, fh.score.points) == ("undercut", "Ann", 10 - 1 + 10)
-    assert tl.state.dealer == "Ann"
+    assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("undercut", "Ann", 10 - 1 + 10)
+    assert who(tl.state.dealer) == "Ann"
 
 
 def test_the_issues_worked_example() -> None:
@@ -466,9 +480,9 @@ def test_the_issues_worked_example() -> None:
     assert set(ann.layoffs) == set(cs("5H 6H 8H"))
     assert ann.layoffs.index(c("5H")) < ann.layoffs.index(c("6H"))  # the chain, inside out
     assert (shown_by(fh, "Bob").deadwood_value, ann.deadwood_value) == (1, 62)
-    assert (fh.score.outcome, fh.score.winner, fh.score.points) == ("knock", "Bob", 61)
-    assert tl.state.tally.totals() == {"Ann": 0, "Bob": 61}
-    assert tl.state.dealer == "Bob"
+    assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("knock", "Bob", 61)
+    assert by_name(tl.state.tally.totals()) == {"Ann": 0, "Bob": 61}
+    assert who(tl.state.dealer) == "Bob"
 
 
 # Bob can meld his four 7s with 8H 9H TH as [7777][8H 9H TH] or [777][7H 8H 9H TH]: 6 deadwood
@@ -526,15 +540,15 @@ def test_the_hand_is_void_when_a_discard_leaves_two_cards_in_the_stock() -> None
     tl = more(tl, discard("Bob", str(spare[28])))
     fh = last_hand(tl)
     assert tl.state.hand is None and tl.state.phase == "ready"
-    assert (fh.score.outcome, fh.score.winner, fh.score.points) == ("void", None, 0)
+    assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("void", None, 0)
     assert "stock" in fh.void_reason
-    assert tl.state.tally.totals() == {"Ann": 0, "Bob": 0}
+    assert by_name(tl.state.tally.totals()) == {"Ann": 0, "Bob": 0}
 
 
 def test_the_same_dealer_deals_again_after_a_void() -> None:
     tl, spare = run_down(29)
     assert last_hand(tl).score.outcome == "void"
-    assert tl.state.dealer == "Ann"
+    assert who(tl.state.dealer) == "Ann"
     assert rule_of(tl, table_deal("7H", dealer="Bob")) == "dealer"
     assert more(tl, table_deal("7H", dealer="Ann")).state.hand.number == 2
 
@@ -545,12 +559,12 @@ def test_a_knock_on_the_last_turn_still_counts() -> None:
     assert tl.state.hand.phase == "show"
     tl = more(tl, show("Bob", "AS 2S 3S 4C 5C 6C 7D 8D 9D 2H"), show("Ann", "KC KD KH 9S 9C 9H 5S 5D 5H TS"))
     fh = last_hand(tl)
-    assert (fh.score.outcome, fh.score.winner, fh.score.points) == ("knock", "Bob", 10 - 2)
+    assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("knock", "Bob", 10 - 2)
 
 
 def test_a_hand_void_event_keeps_the_dealer() -> None:
     tl = more(play([*opening(), table_deal("7H"), pass_("Bob")]), HandVoid(reason="misdeal: Bob had 11 cards"))
-    assert last_hand(tl).score.outcome == "void" and tl.state.dealer == "Ann"
+    assert last_hand(tl).score.outcome == "void" and who(tl.state.dealer) == "Ann"
 
 
 # ---------------------------------------------------------------------------
@@ -603,7 +617,7 @@ def test_big_gin_under_modern() -> None:
     assert rule_of(tl, show("Bob", BIG_BOB)) == "hand-size"  # all eleven are shown
     tl = more(tl, show("Bob", BIG_BOB + " QD"), show("Ann", BIG_ANN))
     fh = last_hand(tl)
-    assert (fh.score.outcome, fh.score.winner, fh.score.points) == ("big_gin", "Bob", 31 + 67)
+    assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("big_gin", "Bob", 31 + 67)
 
 
 def test_big_gin_is_refused_under_standard() -> None:
@@ -638,9 +652,9 @@ def test_big_gin_needs_a_draw_first() -> None:
 def test_score_pad_arithmetic(how: str, k: int, d: int, outcome: str, winner: str, points: int) -> None:
     tl = play([*opening(), result(how, "Ann", k, d)])
     fh = last_hand(tl)
-    assert (fh.recorded, fh.score.outcome, fh.score.winner, fh.score.points) == ("result", outcome, winner, points)
-    assert tl.state.tally.totals()[winner] == points
-    assert tl.state.dealer == winner
+    assert (fh.recorded, fh.score.outcome, who(fh.score.winner), fh.score.points) == ("result", outcome, winner, points)
+    assert by_name(tl.state.tally.totals())[winner] == points
+    assert who(tl.state.dealer) == winner
 
 
 def test_score_pad_claims_must_match() -> None:
@@ -648,7 +662,7 @@ def test_score_pad_claims_must_match() -> None:
     assert rule_of(tl, result("knock", "Ann", 6, 14, points=9)) == "points-mismatch"
     assert rule_of(tl, result("knock", "Ann", 8, 5, winner="Ann")) == "points-mismatch"
     assert rule_of(tl, result("void", winner="Ann")) == "points-mismatch"
-    assert more(tl, result("knock", "Ann", 6, 14, points=8, winner="Ann")).state.tally.totals()["Ann"] == 8
+    assert by_name(more(tl, result("knock", "Ann", 6, 14, points=8, winner="Ann")).state.tally.totals())["Ann"] == 8
 
 
 def test_score_pad_rules() -> None:
@@ -658,20 +672,20 @@ def test_score_pad_rules() -> None:
     assert rule_of(tl, result("big_gin", "Ann", 0, 30)) == "big-gin-off"
     assert rule_of(tl, result("knock", None, 3, 30)) == "result"
     tl = more(tl, result("void"))
-    assert (last_hand(tl).score.outcome, tl.state.dealer) == ("void", "Ann")
+    assert (last_hand(tl).score.outcome, who(tl.state.dealer)) == ("void", "Ann")
 
 
 def test_score_pad_modern_big_gin_and_undercut() -> None:
     tl = play([*opening("modern"), result("big_gin", "Bob", 0, 20), result("knock", "Ann", 9, 4)])
     assert [fh.score.points for fh in tl.state.hands] == [31 + 20, 9 - 4 + 25]
-    assert tl.state.tally.totals() == {"Ann": 0, "Bob": 51 + 30}
+    assert by_name(tl.state.tally.totals()) == {"Ann": 0, "Bob": 51 + 30}
 
 
 def test_openspiel_tie_scores_nothing() -> None:
     tl = play([*opening("openspiel"), result("knock", "Ann", 7, 7)])
     fh = last_hand(tl)
-    assert (fh.score.outcome, fh.score.winner, fh.score.points) == ("knock", None, 0)
-    assert tl.state.phase == "over" and tl.state.winner is None
+    assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("knock", None, 0)
+    assert tl.state.phase == "over" and who(tl.state.winner) is None
 
 
 # ---------------------------------------------------------------------------
@@ -693,7 +707,7 @@ def test_a_correction_undoes_a_discard() -> None:
     events = [*opening(), FULL, *DISCARD_JH]  # the discard is event 7
     tl = numbered([*events, Correction(undoes=7)])
     assert tl.state == play(events[:-1]).state
-    assert tl.seq == 6 and tl.state.hand.phase == "discard" and tl.state.hand.turn == "Bob"
+    assert tl.seq == 6 and tl.state.hand.phase == "discard" and who(tl.state.hand.turn) == "Bob"
 
 
 def test_a_corrected_discard_re_entered_is_as_if_the_mistake_never_happened() -> None:
@@ -722,7 +736,7 @@ def test_a_correction_can_undo_a_finished_hand() -> None:
     events = [*opening(), FULL, *TO_KNOCK, BOB_SHOWS, show("Ann", ANN_CARDS)]
     tl = numbered([*events, Correction(undoes=len(events))])
     assert tl.state == play(events[:-1]).state
-    assert tl.state.hands == () and tl.state.tally.totals() == {"Ann": 0, "Bob": 0}
+    assert tl.state.hands == () and by_name(tl.state.tally.totals()) == {"Ann": 0, "Bob": 0}
 
 
 def test_a_note_changes_nothing_and_is_an_effective_event() -> None:
@@ -743,15 +757,15 @@ def test_there_is_nothing_to_undo_at_the_start() -> None:
 
 def test_no_hand_after_the_match_is_won() -> None:
     tl = play([*opening(), result("knock", "Ann", 2, 50), result("gin", "Ann", 0, 35)])
-    assert tl.state.phase == "over" and tl.state.winner == "Ann"
-    assert tl.state.tally.totals() == {"Ann": 48 + 55, "Bob": 0}
+    assert tl.state.phase == "over" and who(tl.state.winner) == "Ann"
+    assert by_name(tl.state.tally.totals()) == {"Ann": 48 + 55, "Bob": 0}
     assert rule_of(tl, table_deal("7H", dealer="Ann")) == "match-over"
     assert rule_of(tl, result("knock", "Bob", 2, 50)) == "match-over"
 
 
 def test_the_match_ends_at_the_target_not_before() -> None:
     tl = play([*opening(), result("gin", "Ann", 0, 79)])
-    assert tl.state.phase == "ready" and tl.state.tally.totals()["Ann"] == 99
+    assert tl.state.phase == "ready" and by_name(tl.state.tally.totals())["Ann"] == 99
     tl = play([*opening(), result("gin", "Ann", 0, 80)])
     assert tl.state.phase == "over"
 
@@ -765,8 +779,8 @@ def started() -> Timeline:
 
 
 def test_the_lower_cut_deals() -> None:
-    assert more(started(), cut("3C", "9D", "Ann")).state.dealer == "Ann"
-    assert more(started(), cut("QS", "AS", "Bob")).state.dealer == "Bob"  # the ace is low
+    assert who(more(started(), cut("3C", "9D", "Ann")).state.dealer) == "Ann"
+    assert who(more(started(), cut("QS", "AS", "Bob")).state.dealer) == "Bob"  # the ace is low
     assert rule_of(started(), cut("3C", "9D", "Bob")) == "cut"
 
 
@@ -820,7 +834,7 @@ def test_an_openspiel_match_started_reads_back() -> None:
 
 def test_an_openspiel_match_is_one_hand() -> None:
     tl = play([*opening("openspiel"), result("knock", "Bob", 3, 20)])
-    assert (tl.state.phase, tl.state.winner, last_hand(tl).score.points) == ("over", "Bob", 17)
+    assert (tl.state.phase, who(tl.state.winner), last_hand(tl).score.points) == ("over", "Bob", 17)
     assert rule_of(tl, table_deal("7H", dealer="Bob")) == "match-over"
 
 

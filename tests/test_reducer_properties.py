@@ -62,10 +62,20 @@ from ginlog.game.melds import best_arrangement, min_deadwood
 from ginlog.play.reducer import SNAPSHOT_EVERY, UNDO_DEPTH, Fold, apply, fold, start
 from ginlog.game.rules import Rules, preset, rules_from_dict, rules_to_dict
 from ginlog.play.simulate import simulate_match
+from ginlog.game.seats import Seat
 from ginlog.play.state import MatchState, Timeline
 
 Mode = Literal["full", "hands", "table"]
 PLAYERS = ("Ann", "Bob")
+
+
+def who(seat: Seat | None) -> str | None:
+    """The state says who by seat; the harness by name."""
+    return None if seat is None else PLAYERS[seat]
+
+
+def by_name(per_seat: tuple[int, int]) -> dict[str, int]:
+    return dict(zip(PLAYERS, per_seat))
 PRESETS = ("standard", "modern", "openspiel", "oklahoma", "newspaper", "classic")
 MODES: tuple[Mode, ...] = ("full", "hands", "table")
 TS = "2026-11-29T19:56:25.123Z"
@@ -208,7 +218,7 @@ def check_hand(state: MatchState, table: Table) -> None:
     assert hand.pile == tuple(table.pile)
     assert hand.sizes == (len(table.hands[p0]), len(table.hands[p1]))
     assert (hand.ending.card if hand.ending is not None else None) == table.knock_card
-    assert hand.upcard == table.upcard and hand.knock_limit == table.limit and hand.dealer == table.dealer
+    assert hand.upcard == table.upcard and hand.knock_limit == table.limit and who(hand.dealer) == table.dealer
     hidden_true = 0
     for i, p in enumerate(table.players):
         true = mask(table.hands[p])
@@ -264,11 +274,11 @@ def check_hand_over(run: Runner, before: MatchState, reason: str | None,
     assert state.hand is None
     assert len(state.hands) == len(before.hands) + 1
     fh = state.hands[-1]
-    assert fh.dealer == dealer and fh.recorded == "moves"
+    assert who(fh.dealer) == dealer and fh.recorded == "moves"
     if reason is not None:
         assert fh.result.how == "void" and fh.score.winner is None and fh.score.points == 0
         assert reason in (fh.void_reason or ""), (reason, fh.void_reason)
-    assert (fh.score.winner, fh.score.points) == (winner, points)
+    assert (who(fh.score.winner), fh.score.points) == (winner, points)
     led = run.ledger
     led.hands += 1
     if winner is not None:
@@ -277,7 +287,7 @@ def check_hand_over(run: Runner, before: MatchState, reason: str | None,
     # Totals are the sum of the hands' points.
     assert state.tally.points == (led.points[PLAYERS[0]], led.points[PLAYERS[1]])
     assert state.tally.hands_won == (led.won[PLAYERS[0]], led.won[PLAYERS[1]])
-    sums = {p: sum(h.score.points for h in state.hands if h.score.winner == p) for p in PLAYERS}
+    sums = {p: sum(h.score.points for h in state.hands if who(h.score.winner) == p) for p in PLAYERS}
     if rules.box_timing == "end":
         assert sums == led.points
     # Who deals next.
@@ -289,20 +299,20 @@ def check_hand_over(run: Runner, before: MatchState, reason: str | None,
         nxt = winner  # type: ignore[assignment]
     else:
         nxt = PLAYERS[1 - PLAYERS.index(winner)]  # type: ignore[arg-type]
-    assert state.dealer == nxt
+    assert who(state.dealer) == nxt
     # The end of the match.
     target = rules.game_target
     reached = [p for p in PLAYERS if target is not None and led.points[p] >= target]
     if target is None:
         assert state.phase == "over"
-        assert state.winner == winner
+        assert who(state.winner) == winner
     elif reached:
         assert reached == [winner]
-        assert state.phase == "over" and state.winner == winner and state.finished
-        assert state.totals() == expected_final(rules, led, winner)  # type: ignore[arg-type]
+        assert state.phase == "over" and who(state.winner) == winner and state.finished
+        assert by_name(state.totals()) == expected_final(rules, led, winner)  # type: ignore[arg-type]
     else:
         assert state.phase == "ready" and state.winner is None
-        assert state.totals() == led.points
+        assert by_name(state.totals()) == led.points
 
 
 # ---------------------------------------------------------------------------
@@ -322,8 +332,8 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
     rules = run.rules
     before = run.state
     assert before.phase == "ready" and before.dealer is not None
-    dealer = before.dealer
-    other = before.other(dealer)
+    dealer = PLAYERS[before.dealer]
+    other = PLAYERS[before.other(before.dealer)]
     deck = list(DECK)
     rng.shuffle(deck)
     upcard = deck[20]
@@ -388,7 +398,7 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
             table.hands[player].append(card)
             emit(CardDrawn(player=player, source="stock", card=card if mode != "table" else None))
         hand = run.state.hand
-        assert hand is not None and hand.phase == "discard" and hand.turn == player
+        assert hand is not None and hand.phase == "discard" and who(hand.turn) == player
         return True
 
     def finish_turn(player: str, taken: Card | None, counted: bool, must_go_out: bool = False) -> bool:
@@ -437,7 +447,7 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
         else:
             hand = run.state.hand
             assert hand is not None and hand.phase == "draw"
-        assert hand.turn == table.other(player)
+        assert who(hand.turn) == table.other(player)
         return True
 
     def show(out: str, how: str) -> bool:
@@ -453,7 +463,7 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
         table.shown.add(out)
         emit(HandShown(player=out, cards=tuple(sorted(knocker_cards)), melds=melds))
         hand = run.state.hand
-        assert hand is not None and hand.phase == "defend" and hand.turn == defender
+        assert hand is not None and hand.phase == "defend" and who(hand.turn) == defender
         assert hand.ending is not None and hand.ending.knocker is not None
         assert hand.ending.knocker.deadwood_value == k
         maybe_note()
@@ -472,7 +482,7 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
         fh = run.state.hands[-1]
         res = fh.result
         real_how = "gin" if how == "knock" and k == 0 else how
-        assert (res.how, res.out, res.knocker_deadwood, res.upcard) == (real_how, out, k, table.upcard)
+        assert (res.how, who(res.out), res.knocker_deadwood, res.upcard) == (real_how, out, k, table.upcard)
         d = res.defender_deadwood
         if layout == 2:
             assert d == total
@@ -481,7 +491,7 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
         else:
             assert d <= dmin
             # Lay-offs come from the defender's hand and save no more than their value.
-            shown_def = [s for s in fh.shown if s.player == defender][0]
+            shown_def = [s for s in fh.shown if who(s.player) == defender][0]
             assert set(shown_def.layoffs) <= set(cards)
             assert d + sum(c.value for c in shown_def.layoffs) >= dmin
         winner, points = expected_score(rules, real_how, out, defender, k, d, table.upcard)
@@ -520,7 +530,7 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
         turns += 1
         assert turns < PILE_TURNS + 40, "a hand did not end"
         hand = run.state.hand
-        assert hand is not None and hand.phase in ("draw", "wall") and hand.turn == turn
+        assert hand is not None and hand.phase in ("draw", "wall") and who(hand.turn) == turn
         maybe_note()
         if hand.phase == "wall":
             assert not wall_turn(turn)
@@ -596,7 +606,7 @@ def test_matches_end_with_a_winner_within_bounded_hands(
     run = play_match(rules, seed, Chooser(data, wild), mode, free, then_greedy=max_hands)
     state = run.state
     assert state.phase == "over", f"no winner after {len(state.hands)} hands: {state.totals()}"
-    assert state.winner is not None and state.tally.points[state.index(state.winner)] >= (rules.game_target or 0)
+    assert state.winner is not None and state.tally.points[state.winner] >= (rules.game_target or 0)
     event(f"{name}: {len(state.hands)} hands")
 
 

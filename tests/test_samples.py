@@ -98,16 +98,25 @@ def expected_points(rules: object, how: str, k: int, d: int) -> tuple[str, int]:
     return "defender", k - d + rules.undercut_bonus
 
 
+def who(state: MatchState, seat: int | None) -> str | None:
+    """The state says who by seat; these checks say it by name."""
+    return None if seat is None else state.players[seat]
+
+
+def by_name(state: MatchState, per_seat: tuple[int, int]) -> dict[str, int]:
+    return dict(zip(state.players, per_seat))
+
+
 def repriced(state: MatchState, fh: FinishedHand, pad: dict | None) -> tuple[str | None, int]:
     """Who scored the hand and how much, recomputed from what was shown (or the pad's figures)."""
     rules = state.rules
     if fh.score.outcome == "void":
         return None, 0
-    out = fh.result.out
+    out = who(state, fh.result.out)
     defender = state.players[1 - state.players.index(out)]
     if fh.recorded == "moves":
-        knocker_shown = next(s for s in fh.shown if s.player == out)
-        defender_shown = next(s for s in fh.shown if s.player == defender)
+        knocker_shown = next(s for s in fh.shown if who(state, s.player) == out)
+        defender_shown = next(s for s in fh.shown if who(state, s.player) == defender)
         check_layout(knocker_shown)
         check_layout(defender_shown)
         assert not knocker_shown.layoffs
@@ -161,11 +170,11 @@ def test_every_hand_reprices_from_what_was_shown(reports: dict[str, MatchReport]
     for fh in state.hands:
         pad = next(pad_iter) if fh.recorded == "result" else None
         winner, points = repriced(state, fh, pad)
-        assert (fh.score.winner, fh.score.points) == (winner, points), f"hand {fh.number}"
+        assert (who(state, fh.score.winner), fh.score.points) == (winner, points), f"hand {fh.number}"
         if winner is not None:
             sums[winner] += points
     assert next(pad_iter, None) is None
-    assert state.tally.totals() == sums
+    assert by_name(state, state.tally.totals()) == sums
 
 
 @pytest.mark.parametrize("name", VALID)
@@ -180,9 +189,10 @@ def test_standard_match_is_a_whole_match_with_every_ending(reports: dict[str, Ma
     state = reports["standard-match.jsonl"].state
     assert state.rules == preset("standard")
     assert state.phase == "over" and state.winner is not None
-    totals = state.totals()
-    assert totals[state.winner] >= 100
-    assert max(v for p, v in totals.items() if p != state.winner) < 100
+    winner = who(state, state.winner)
+    totals = by_name(state, state.totals())
+    assert totals[winner] >= 100
+    assert max(v for p, v in totals.items() if p != winner) < 100
     kinds = outcomes(state)
     assert "gin" in kinds and "undercut" in kinds and "void" in kinds
     assert kinds.count("knock") >= 3
@@ -210,8 +220,9 @@ def test_the_corrected_discard_is_the_one_in_the_replay(reports: dict[str, Match
     events = raw_events("standard-match.jsonl")
     i = next(i for i, e in enumerate(events) if e["type"] == "correction")
     wrong, right = events[i - 1]["card"], events[i + 1]["card"]
-    first = reports["standard-match.jsonl"].state.hands[0]
-    ann = next(s for s in first.shown if s.player == events[i - 1]["player"])
+    state = reports["standard-match.jsonl"].state
+    first = state.hands[0]
+    ann = next(s for s in first.shown if who(state, s.player) == events[i - 1]["player"])
     held = {str(c) for c in ann.cards}
     assert wrong in held and right not in held
 
@@ -221,14 +232,14 @@ def test_modern_match_is_a_shutout_with_game_bonus_and_boxes(reports: dict[str, 
     rules = state.rules
     assert rules == preset("modern")
     assert state.phase == "over"
-    winner = state.winner
+    winner = who(state, state.winner)
     loser = next(p for p in state.players if p != winner)
-    points = state.tally.totals()
+    points = by_name(state, state.tally.totals())
     assert points[loser] == 0 and points[winner] >= 100
-    hands_won = sum(1 for fh in state.hands if fh.score.winner == winner)
-    assert all(fh.score.winner in (winner, None) for fh in state.hands)
+    hands_won = sum(1 for fh in state.hands if who(state, fh.score.winner) == winner)
+    assert all(who(state, fh.score.winner) in (winner, None) for fh in state.hands)
     # Game 100, box 25 a hand won, and the shutout doubles all of it.
-    assert state.totals() == {winner: 2 * (points[winner] + 100 + 25 * hands_won), loser: 0}
+    assert by_name(state, state.totals()) == {winner: 2 * (points[winner] + 100 + 25 * hands_won), loser: 0}
     assert "big_gin" in outcomes(state)
 
 
@@ -266,13 +277,15 @@ def test_score_pad_match_is_hand_results_only(reports: dict[str, MatchReport]) -
 def test_score_pad_final_totals_add_the_end_of_match_bonuses(reports: dict[str, MatchReport]) -> None:
     state = reports["score-pad-match.jsonl"].state
     rules = state.rules
-    points = state.tally.totals()
-    won = {p: sum(1 for fh in state.hands if fh.score.winner == p) for p in state.players}
-    loser = next(p for p in state.players if p != state.winner)
+    points = by_name(state, state.tally.totals())
+    won = {p: sum(1 for fh in state.hands if who(state, fh.score.winner) == p) for p in state.players}
+    winner = who(state, state.winner)
+    assert winner is not None
+    loser = next(p for p in state.players if p != winner)
     shutout = rules.shutout_bonus if rules.shutout == "flat" and points[loser] == 0 else 0
     expected = {p: points[p] + rules.box_bonus * won[p] for p in state.players}
-    expected[state.winner] += rules.game_bonus + shutout
-    assert state.totals() == expected
+    expected[winner] += rules.game_bonus + shutout
+    assert by_name(state, state.totals()) == expected
 
 
 # ---------------------------------------------------------------------------

@@ -11,30 +11,27 @@ from ginlog.game.cards import parse_card
 from ginlog.errors import IllegalMove
 from ginlog.game.rules import Rules, preset, with_knobs
 from ginlog.game.scoring import HandResult, HandScore, Tally, price_hand
+from ginlog.game.seats import Seat
 
-ANN, BOB = "Ann", "Bob"
+ANN, BOB = 0, 1  # the seats of Ann and Bob; scoring never sees a name
 
 
-def knock(out: str, knocker: int, defender: int, upcard: str | None = None) -> HandResult:
+def knock(out: Seat, knocker: int, defender: int, upcard: str | None = None) -> HandResult:
     return HandResult("knock", out, knocker, defender, parse_card(upcard) if upcard else None)
 
 
-def gin(out: str, defender: int, upcard: str | None = None) -> HandResult:
+def gin(out: Seat, defender: int, upcard: str | None = None) -> HandResult:
     return HandResult("gin", out, 0, defender, parse_card(upcard) if upcard else None)
 
 
-def other(player: str) -> str:
-    return BOB if player == ANN else ANN
-
-
 def price(rules: Rules, result: HandResult) -> HandScore:
-    """Price with the defender named, as the reducer does."""
+    """Price a hand someone went out of (the other seat defends)."""
     assert result.out is not None
-    return price_hand(rules, result, defender=other(result.out))
+    return price_hand(rules, result)
 
 
 def play(rules: Rules, results: Iterable[HandResult]) -> Tally:
-    tally = Tally.start((ANN, BOB))
+    tally = Tally()
     for result in results:
         score = HandScore("void", None, 0) if result.how == "void" else price(rules, result)
         tally = tally.add(rules, score)
@@ -80,8 +77,8 @@ def test_tie_scores_nothing_when_not_an_undercut() -> None:
     s = price(preset("openspiel"), knock(ANN, 7, 7))
     assert s.winner is None and s.points == 0
     assert s.outcome != "undercut"
-    tally = Tally.start((ANN, BOB)).add(preset("openspiel"), s)
-    assert tally.totals() == {ANN: 0, BOB: 0}
+    tally = Tally().add(preset("openspiel"), s)
+    assert tally.totals() == (0, 0)
     assert tally.hands_won == (0, 0)
     # Off the tie it still undercuts: knock 7 against 6 gives 1 + 25.
     assert price(preset("openspiel"), knock(ANN, 7, 6)).points == 26
@@ -151,13 +148,13 @@ def test_modern_match_with_a_shutout() -> None:
     ]
     tally = play(rules, hands)
     assert tally.winner == ANN
-    assert tally.totals() == {ANN: 105, BOB: 0}
+    assert tally.totals() == (105, 0)
     assert tally.hands_won == (3, 0)
     b = tally.bonuses(rules)
-    assert b.game == {ANN: 100}
-    assert b.boxes == {ANN: 3 * 25}
+    assert b.game == (100, None)  # per seat: Ann's, Bob's (None: not awarded)
+    assert b.boxes == (3 * 25, None)
     # Bob scored nothing: Ann's total, bonuses included, doubles: (105 + 100 + 75) * 2 = 560.
-    assert tally.final_totals(rules) == {ANN: 560, BOB: 0}
+    assert tally.final_totals(rules) == (560, 0)
 
 
 def test_modern_match_without_a_shutout() -> None:
@@ -172,30 +169,30 @@ def test_modern_match_without_a_shutout() -> None:
     ]
     tally = play(rules, hands)
     assert tally.winner == ANN
-    assert tally.totals() == {ANN: 101, BOB: 65}
+    assert tally.totals() == (101, 65)
     assert tally.hands_won == (3, 2)
     b = tally.bonuses(rules)
-    assert b.game == {ANN: 100}
-    assert b.boxes == {ANN: 75, BOB: 50}  # the loser's boxes count too
-    assert not b.shutout
+    assert b.game == (100, None)
+    assert b.boxes == (75, 50)  # the loser's boxes count too
+    assert b.shutout == (None, None)
     # Ann 101 + 100 + 75 = 276; Bob 65 + 50 = 115.
-    assert tally.final_totals(rules) == {ANN: 276, BOB: 115}
+    assert tally.final_totals(rules) == (276, 115)
 
 
 def test_classic_flat_shutout() -> None:
     rules = preset("classic")  # gin 20, game 100, box 20, shutout +100
     tally = play(rules, [gin(ANN, 40), gin(ANN, 25)])  # 60, then 45: 105
     assert tally.winner == ANN
-    assert tally.bonuses(rules).shutout == {ANN: 100}
+    assert tally.bonuses(rules).shutout == (100, None)
     # 105 + 100 game + 2 * 20 boxes + 100 shutout = 345.
-    assert tally.final_totals(rules) == {ANN: 345, BOB: 0}
+    assert tally.final_totals(rules) == (345, 0)
 
 
 def test_standard_match_has_no_bonuses() -> None:
     rules = preset("standard")
     tally = play(rules, [gin(ANN, 40), knock(BOB, 2, 10), gin(ANN, 25)])  # Ann 60, Bob 8, Ann 105
     assert tally.winner == ANN
-    assert tally.final_totals(rules) == {ANN: 105, BOB: 8}
+    assert tally.final_totals(rules) == (105, 8)
 
 
 def test_no_winner_below_the_target() -> None:
@@ -203,8 +200,8 @@ def test_no_winner_below_the_target() -> None:
     tally = play(rules, [gin(ANN, 30), gin(BOB, 40)])  # Ann 55, Bob 65
     assert tally.winner is None
     b = tally.bonuses(rules)
-    assert not b.game and not b.boxes and not b.shutout
-    assert tally.final_totals(rules) == {ANN: 55, BOB: 65}
+    assert b.game == b.boxes == b.shutout == (None, None)
+    assert tally.final_totals(rules) == (55, 65)
 
 
 def test_target_reached_exactly() -> None:
@@ -225,12 +222,12 @@ def test_boxes_at_once_count_toward_the_target() -> None:
     assert at_once == with_knobs(preset("modern"), box_timing="hand")
     # Gin 25 + 50 = 75, and the box of 25 at once: 100, which wins.
     tally = play(at_once, [gin(ANN, 50)])
-    assert tally.totals() == {ANN: 100, BOB: 0}
+    assert tally.totals() == (100, 0)
     assert tally.winner == ANN
     b = tally.bonuses(at_once)
-    assert not b.boxes  # not added a second time at the end
+    assert b.boxes == (None, None)  # not added a second time at the end
     # Game 100; Bob scored nothing, so (100 + 100) * 2 = 400.
-    assert tally.final_totals(at_once) == {ANN: 400, BOB: 0}
+    assert tally.final_totals(at_once) == (400, 0)
     # With boxes at the end, the same hand leaves Ann at 75.
     assert play(preset("modern"), [gin(ANN, 50)]).winner is None
 
@@ -248,14 +245,14 @@ def test_undercut_that_ends_the_match_rewards_the_defender() -> None:
     last = price(rules, hands[-1])
     assert (last.outcome, last.winner, last.winner_side) == ("undercut", BOB, "defender")
     assert tally.winner == BOB
-    assert tally.totals() == {ANN: 55, BOB: 110}
+    assert tally.totals() == (55, 110)
     assert tally.hands_won == (1, 2)
     b = tally.bonuses(rules)
-    assert b.game == {BOB: 100}
-    assert b.boxes == {ANN: 25, BOB: 50}
-    assert not b.shutout
+    assert b.game == (None, 100)
+    assert b.boxes == (25, 50)
+    assert b.shutout == (None, None)
     # Bob 110 + 100 + 50 = 260; Ann 55 + 25 = 80.
-    assert tally.final_totals(rules) == {ANN: 80, BOB: 260}
+    assert tally.final_totals(rules) == (80, 260)
 
 
 def test_adding_a_hand_after_the_match_is_won() -> None:
@@ -271,7 +268,7 @@ def test_adding_a_hand_after_the_match_is_won() -> None:
 def test_single_hand_rules_never_finish_a_match() -> None:
     ops = preset("openspiel")
     tally = play(ops, [gin(ANN, 200)])
-    assert tally.winner is None and tally.totals() == {ANN: 225, BOB: 0}
+    assert tally.winner is None and tally.totals() == (225, 0)
 
 
 # ---------------------------------------------------------------------------
@@ -292,21 +289,29 @@ def test_single_hand_rules_never_finish_a_match() -> None:
         ("alternate", BOB, BOB, ANN),
     ],
 )
-def test_next_dealer(knob: str, dealer: str, hand_winner: str, expected: str) -> None:
+def test_next_dealer(knob: str, dealer: Seat, hand_winner: Seat, expected: Seat) -> None:
     rules = with_knobs(preset("standard"), next_dealer=knob)
     score = price(rules, gin(hand_winner, 10))
-    assert Tally.start((ANN, BOB)).next_dealer(rules, dealer, score) == expected
+    assert Tally().next_dealer(rules, dealer, score) == expected
 
 
 @pytest.mark.parametrize("knob", ["winner", "loser", "alternate"])
 @pytest.mark.parametrize("dealer", [ANN, BOB])
-def test_void_hand_same_dealer_under_every_knob(knob: str, dealer: str) -> None:
+def test_void_hand_same_dealer_under_every_knob(knob: str, dealer: Seat) -> None:
     rules = with_knobs(preset("standard"), next_dealer=knob)
     void = price_hand(rules, HandResult("void"))
-    assert Tally.start((ANN, BOB)).next_dealer(rules, dealer, void) == dealer
+    assert Tally().next_dealer(rules, dealer, void) == dealer
 
 
 def test_undercut_winner_is_the_defender_for_the_deal() -> None:
     rules = preset("standard")  # winner deals
     score = price(rules, knock(ANN, 8, 5))  # Bob undercuts
-    assert Tally.start((ANN, BOB)).next_dealer(rules, ANN, score) == BOB
+    assert Tally().next_dealer(rules, ANN, score) == BOB
+
+
+def test_a_bonus_of_nothing_is_still_awarded() -> None:
+    # A flat shutout of 0 is awarded (it shows on the sheet as 0); a bonus the rules never give is None.
+    rules = with_knobs(preset("classic"), shutout_bonus="0")
+    b = play(rules, [gin(BOB, 90)]).bonuses(rules)  # Bob 110, Ann nothing
+    assert (b.shutout, b.game) == ((None, 0), (None, rules.game_bonus))
+    assert b.total(BOB) == rules.game_bonus + 20 and b.total(ANN) == 0  # game bonus plus one box of 20

@@ -10,12 +10,46 @@ from ginlog.play.reducer import fold
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
 from ginlog.play.state import HandState, MatchState
+from ginlog.game.cards import Card
+from ginlog.play import working
 from ginlog.play.working import WorkingHand, WorkingMatch, thaw
 
 
 def test_working_copies_have_exactly_the_frozen_fields_in_order() -> None:
     assert WorkingHand.__slots__ == tuple(a.name for a in attrs.fields(HandState))
     assert WorkingMatch.__slots__ == tuple(a.name for a in attrs.fields(MatchState))
+
+
+@attrs.frozen
+class Frozen:
+    n: int
+    pile: tuple[Card, ...]
+    pair: tuple[int, int] = (0, 0)
+
+
+def mirror_of(**fields: object) -> type:
+    return attrs.make_class("Working", fields, eq=False)  # type: ignore[arg-type]
+
+
+def test_a_mirror_that_does_not_match_the_frozen_class_is_refused() -> None:
+    ok = {"n": attrs.field(type="int"), "pile": attrs.field(type="list[Card]"), "pair": attrs.field(type="list[int]", default=[0, 0])}
+    assert "list(f.pile)" in working._mirror(mirror_of(**ok), Frozen)
+    broken = {
+        "a field left out": {k: v for k, v in ok.items() if k != "pair"},
+        "another order": {"pile": ok["pile"], "n": ok["n"], "pair": ok["pair"]},
+        "a type with no copy": ok | {"pile": attrs.field(type="set[Card]")},
+        "another item type": ok | {"pair": attrs.field(type="list[str]", default=[0, 0])},
+        "another default": ok | {"pair": attrs.field(type="list[int]", default=[0, 1])},
+    }
+    for what, fields in broken.items():
+        with pytest.raises(TypeError):
+            working._mirror(mirror_of(**fields), Frozen)
+            raise AssertionError(f"a mirror with {what} was accepted")
+
+
+def test_the_generated_copies_are_plain_code() -> None:
+    assert "w.pile = list(f.pile)" in working.SOURCE
+    assert "(w.known[0], w.known[1])" in working.SOURCE  # a pair is rebuilt, not tuple()d
 
 
 @pytest.mark.parametrize("mode", ["full", "table", "hands"])

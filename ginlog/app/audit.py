@@ -114,8 +114,8 @@ def audit_file(path: str, anchor: str | None = None) -> FileAudit:
         events=report.lines,
         hands=len(state.hands),
         phase=state.phase,
-        winner=state.winner,
-        totals=state.totals(),
+        winner=None if state.winner is None else state.players[state.winner],
+        totals=dict(zip(state.players, state.totals())),
         head=report.head,
         outcomes=_count(h.score.outcome for h in state.hands),
     )

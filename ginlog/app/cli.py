@@ -240,7 +240,7 @@ def build_app() -> Any:
         """
         from ginlog.errors import GinlogError
         from ginlog.match.reading import iter_steps
-        from ginlog.app.views import describe, hand_summary
+        from ginlog.app.views import describe, hand_summary, score_line, winner_name
 
         console = _console()
         before = None
@@ -251,9 +251,8 @@ def build_app() -> Any:
                     text = describe(s.event, before, st)
                     console.print(f"[dim]{s.seq:>4}[/dim]  {_escape(text)}", highlight=False)
                     if before is not None and len(st.hands) > len(before.hands):
-                        console.print(f"      [bold]{_escape(hand_summary(st.hands[-1]))}[/bold]", highlight=False)
-                        totals = st.totals()
-                        console.print("      Score: " + ", ".join(f"{p} {totals[p]}" for p in st.players), highlight=False)
+                        console.print(f"      [bold]{_escape(hand_summary(st.hands[-1], st.players))}[/bold]", highlight=False)
+                        console.print("      Score: " + score_line(st), highlight=False)
                     if step_ and sys.stdin.isatty():
                         input()
                 before = st
@@ -264,7 +263,7 @@ def build_app() -> Any:
 
             _fail(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=_name(match)))
         if before.phase == "over":
-            console.print(f"Winner: [bold]{before.winner or 'nobody'}[/bold]", highlight=False)
+            console.print(f"Winner: [bold]{winner_name(before) or 'nobody'}[/bold]", highlight=False)
 
     @app.command()
     def score(

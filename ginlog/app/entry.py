@@ -44,7 +44,7 @@ Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal, assert_never
 
 from ginlog.game.cards import Card, parse_card, parse_cards
 from ginlog.errors import GinlogError
@@ -62,13 +62,14 @@ from ginlog.log.events import (
     HandVoid,
     Knocked,
     MatchAbandoned,
+    MatchStarted,
     Note,
     UpcardPassed,
 )
 from ginlog.game.melds import best_discard
 from ginlog.play.state import MatchState, Timeline
 
-__all__ = ["parse_entry", "EntryError", "WORDS", "split_entries"]
+__all__ = ["parse_entry", "entry_for", "EntryError", "WORDS", "NOT_TYPED", "split_entries"]
 
 
 class EntryError(GinlogError):
@@ -85,6 +86,14 @@ WORDS: Final[dict[str, str]] = {
     "gin": "gin", "g": "gin", "biggin": "biggin", "big-gin": "biggin",
     "show": "show", "result": "result", "void": "void", "note": "note",
     "undo": "undo", "u": "undo", "abandon": "abandon",
+}
+
+
+#: Event types no entry stands for, and where they come from instead.
+NOT_TYPED: Final[dict[str, str]] = {"match_started": "ginlog new"}
+
+_HOW: Final[dict[str, Literal["knock", "gin", "big_gin", "void"]]] = {
+    "knock": "knock", "k": "knock", "gin": "gin", "g": "gin", "biggin": "big_gin", "big_gin": "big_gin", "void": "void",
 }
 
 
@@ -115,7 +124,7 @@ def _player(state: MatchState, text: str) -> str:
 def _turn(state: MatchState) -> str:
     if state.hand is None:
         raise EntryError("no hand is being played: deal one with 'upcard CARD'", rule="entry")
-    return state.hand.turn
+    return state.players[state.hand.turn]
 
 
 def _int(text: str, what: str) -> int:
@@ -160,7 +169,7 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
     if word == "upcard":
         if state.dealer is None:
             raise EntryError("choose the first dealer first ('dealer NAME' or 'cut ...')", rule="entry")
-        return [HandDealt(dealer=state.dealer, upcard=_one_card(rest, "upcard"))]
+        return [HandDealt(dealer=state.players[state.dealer], upcard=_one_card(rest, "upcard"))]
     if word == "note":
         if not rest:
             raise EntryError("'note TEXT'", rule="entry")
@@ -194,7 +203,7 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
     if word == "gin":
         if rest:
             return [Gin(player=player, card=_one_card(rest, "gin"))]
-        i = state.index(player)
+        i = hand.turn
         if hand.known[i].bit_count() != hand.sizes[i]:
             raise EntryError("'gin CARD': say which card goes face down", rule="entry")
         from ginlog.game.cards import mask_cards
@@ -256,7 +265,7 @@ def _show(player: str, rest: list[str]) -> HandShown:
 def _result(state: MatchState, rest: list[str]) -> HandResultOnly:
     if not rest:
         raise EntryError("'result knock NAME KNOCKER_DW DEFENDER_DW', 'result gin NAME DEFENDER_DW' or 'result void'", rule="entry")
-    how = {"knock": "knock", "k": "knock", "gin": "gin", "g": "gin", "biggin": "big_gin", "big_gin": "big_gin", "void": "void"}.get(rest[0].lower())
+    how = _HOW.get(rest[0].lower())
     if how is None:
         raise EntryError(f"a result is knock, gin, biggin or void, not {rest[0]!r}", rule="entry")
     words = rest[1:]
@@ -283,4 +292,75 @@ def _result(state: MatchState, rest: list[str]) -> HandResultOnly:
     out = _player(state, words[0])
     k = _int(words[1], "the knocker's deadwood") if how == "knock" else 0
     d = _int(words[-1], "the defender's deadwood")
-    return HandResultOnly(how=how, out=out, knocker_deadwood=k, defender_deadwood=d, upcard=upcard, points=points)  # type: ignore[arg-type]
+    return HandResultOnly(how=how, out=out, knocker_deadwood=k, defender_deadwood=d, upcard=upcard, points=points)
+
+
+def entry_for(event: Event) -> str | None:
+    """The entry that stands for ``event``: what to type at the table to record it again.
+
+    None for the event types in :data:`NOT_TYPED`. Exhaustive over the event
+    types (the type checker proves it), so every event type has an entry or
+    says where it comes from. What the language does not say is left out: the
+    hands and stock of a deal, a note's player, a score pad's claimed winner,
+    how a first dealer was chosen other than by a cut (``dealer NAME``
+    records "agreed"), an empty list of declared melds; and a shown hand's
+    cards come back in the order typed.
+
+    >>> from ginlog.game.cards import parse_card
+    >>> entry_for(CardDiscarded(player="Ann", card=parse_card("7h")))
+    'discard 7H'
+    >>> entry_for(HandShown(player="Bob", cards=tuple(parse_cards("2h 3h 4h 9c")), melds=(tuple(parse_cards("2h 3h 4h")),)))
+    'show [2H 3H 4H] 9C'
+    """
+
+    def cards(cs: tuple[Card, ...]) -> str:
+        return " ".join(map(str, cs))
+
+    match event:
+        case MatchStarted():
+            return None
+        case FirstDealer():
+            if event.how == "cut" and event.cuts is not None:
+                return "cut " + " ".join(f"{p} {c}" for p, c in event.cuts.items())
+            return f"dealer {event.dealer}"
+        case HandDealt():
+            return f"upcard {event.upcard}"
+        case UpcardPassed():
+            return "pass"
+        case CardDrawn():
+            if event.source == "pile":
+                return "take" if event.card is None else f"take {event.card}"
+            return "stock" if event.card is None else f"stock {event.card}"
+        case CardDiscarded():
+            return f"discard {event.card}"
+        case Knocked():
+            return f"knock {event.card}"
+        case Gin():
+            return f"gin {event.card}"
+        case BigGin():
+            return "biggin"
+        case HandShown():
+            placed = {c for m in event.melds or () for c in m} | set(event.layoffs or ())
+            rest = [str(c) for c in event.cards if c not in placed]
+            text = " ".join([*(f"[{cards(m)}]" for m in event.melds or ()), *rest])
+            if event.layoffs is not None:
+                text += " lay " + cards(event.layoffs) if event.layoffs else " lay"
+            return f"show {text}"
+        case HandResultOnly():
+            extra = (f" upcard {event.upcard}" if event.upcard else "") + (
+                f" points {event.points}" if event.points is not None else ""
+            )
+            if event.how == "void":
+                return "result void" + extra
+            dw = f"{event.knocker_deadwood} " if event.how == "knock" else ""
+            return f"result {event.how.replace('_', '')} {event.out} {dw}{event.defender_deadwood}{extra}"
+        case HandVoid():
+            return f"void {event.reason}"
+        case Note():
+            return f"note {event.text}"
+        case Correction():
+            return "undo" + (f" {event.reason}" if event.reason else "")
+        case MatchAbandoned():
+            return f"abandon {event.reason}"
+        case _:
+            assert_never(event)

@@ -207,7 +207,8 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
         hand = st.hand
         if hand is None:
             raise _error(name, f"action {a} comes after the hand ended", pos, rule="action")
-        player = hand.turn
+        seat = hand.turn
+        player = st.players[seat]
         phase = hand.phase
 
         def bad(what: str) -> ImportError_:
@@ -256,7 +257,7 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
         elif phase in ("show", "defend"):
             ending = hand.ending
             assert ending is not None
-            i = st.index(player)
+            i = seat
             if a >= MELD_BASE and a - MELD_BASE in MELDS:
                 melds.append(MELDS[a - MELD_BASE])
                 laying_off = False

@@ -36,7 +36,7 @@ from ginlog.match.reading import Step
 from ginlog.play.state import FinishedHand, MatchState
 from ginlog.text import shown
 
-from ginlog.app.views import describe, hand_summary, score_json
+from ginlog.app.views import describe, hand_summary, score_json, winner_name
 
 __all__ = ["Verdict", "frame", "match_data", "visible"]
 
@@ -71,17 +71,17 @@ def _result(h: FinishedHand, players: tuple[str, str]) -> dict[str, Any]:
     s = h.score
     return {
         "number": h.number,
-        "dealer": h.dealer,
-        "summary": hand_summary(h),
+        "dealer": players[h.dealer],
+        "summary": hand_summary(h, players),
         "outcome": s.outcome,
-        "winner": s.winner,
+        "winner": None if s.winner is None else players[s.winner],
         "points": s.points,
         "totals": list(h.totals),
         "recorded": h.recorded,
         "shown": [
             {
-                "seat": players.index(x.player),
-                "player": x.player,
+                "seat": x.player,
+                "player": players[x.player],
                 "melds": [_cards(m.cards) for m in x.melds],
                 "layoffs": _cards(x.layoffs),
                 "deadwood": _cards(x.deadwood),
@@ -119,7 +119,7 @@ def frame(step: Step, before: MatchState | None) -> dict[str, Any]:
         "type": event_type(event),
         "text": describe(event, before, state),
         "phase": state.phase,
-        "totals": [totals[p] for p in players],
+        "totals": list(totals),
         "done": len(state.hands),
         "kind": "note" if isinstance(event, Note) else "correction" if isinstance(event, Correction) else "play",
     }
@@ -132,14 +132,14 @@ def frame(step: Step, before: MatchState | None) -> dict[str, Any]:
         public = list(hand.seen)
         ending = hand.ending
         if ending is not None:
-            f["ending"] = {"how": ending.how, "player": ending.player, "card": None if ending.card is None else str(ending.card)}
+            f["ending"] = {"how": ending.how, "player": players[ending.player], "card": None if ending.card is None else str(ending.card)}
             if ending.knocker is not None:
-                public[players.index(ending.knocker.player)] |= cards_mask(ending.knocker.cards)
+                public[ending.knocker.player] |= cards_mask(ending.knocker.cards)
         f.update(
             hand=hand.number,
             handPhase=hand.phase,
-            turn=hand.turn,
-            dealer=hand.dealer,
+            turn=players[hand.turn],
+            dealer=players[hand.dealer],
             knockLimit=hand.knock_limit,
             stock=hand.stock,
             pile=_cards(hand.pile),
@@ -153,7 +153,7 @@ def frame(step: Step, before: MatchState | None) -> dict[str, Any]:
             ],
         )
         return f
-    f["dealer"] = state.dealer
+    f["dealer"] = None if state.dealer is None else players[state.dealer]
     if state.hands:
         last = state.hands[-1]
         f["result"] = _result(last, players)
@@ -162,7 +162,7 @@ def frame(step: Step, before: MatchState | None) -> dict[str, Any]:
             seats: list[dict[str, Any]] = [{"known": [], "hidden": 0, "public": []} for _ in range(2)]
             for x in last.shown:
                 cards = _cards(sorted(x.cards))
-                seats[players.index(x.player)] = {"known": cards, "hidden": 0, "public": cards}
+                seats[x.player] = {"known": cards, "hidden": 0, "public": cards}
             f["seats"] = seats
     return f
 
@@ -195,7 +195,7 @@ def match_data(steps: Sequence[Step], verdict: Verdict, title: str | None = None
             "rules": _rules(state),
             "sheet": score_json(state, verdict.head),
             "hands": [_result(h, players) for h in state.hands],
-            "winner": state.winner,
+            "winner": winner_name(state),
             "abandoned": state.abandoned,
             "verdict": {"ok": verdict.ok, "errors": list(verdict.errors), "warnings": list(verdict.warnings), "head": verdict.head},
         },

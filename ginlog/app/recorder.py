@@ -10,6 +10,7 @@ entry was refused, so a script notices).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TextIO
 
 from ginlog.log import writer
@@ -18,8 +19,9 @@ from ginlog.errors import Conflict, GinlogError
 from ginlog.log.events import SCHEMA_VERSION, HandShown, event_fields, event_type
 from ginlog.match.reading import read_match
 from ginlog.play.reducer import apply, legal_actions
-from ginlog.play.state import Timeline
-from ginlog.app.views import describe, hand_summary, pretty, table_text
+from ginlog.game.seats import Seat
+from ginlog.play.state import MatchState, Timeline
+from ginlog.app.views import describe, hand_summary, named, pretty, score_line, table_text, winner_name
 
 __all__ = ["run_recorder"]
 
@@ -68,7 +70,7 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
         while not tl.state.finished:
             if interactive:
                 acts = legal_actions(tl.state)
-                turn = tl.state.hand.turn if tl.state.hand is not None else None
+                turn = tl.state.players[tl.state.hand.turn] if tl.state.hand is not None else None
                 stdout.write((f"{turn}: " if turn else "") + " | ".join(acts) + "\n> ")
                 stdout.flush()
             raw = stdin.readline()
@@ -137,41 +139,41 @@ def _proposal(before: Timeline, after: Timeline) -> str:
     st = after.state
     if st.hand is not None and st.hand.ending is not None and st.hand.ending.knocker is not None and before.state.hand is not None and before.state.hand.phase == "show":
         k = st.hand.ending.knocker
-        return f"ginlog arranges {k.player}'s hand: " + " ".join(f"[{pretty(m.cards)}]" for m in k.melds) + (
+        return f"ginlog arranges {st.players[k.player]}'s hand: " + " ".join(f"[{pretty(m.cards)}]" for m in k.melds) + (
             f" deadwood {pretty(k.deadwood)} = {k.deadwood_value}" if k.deadwood else " (gin)"
         )
     if len(st.hands) > len(before.state.hands):
-        return "ginlog arranges: " + hand_summary(st.hands[-1])
+        return "ginlog arranges: " + hand_summary(st.hands[-1], st.players)
     return "ginlog arranges the hand"
 
 
-def _after(tl: Timeline, before: object, say: object) -> None:
-    from ginlog.play.state import MatchState
-
-    assert isinstance(before, MatchState)
+def _after(tl: Timeline, before: MatchState, say: Callable[[str], None]) -> None:
     st = tl.state
     if len(st.hands) > len(before.hands):
-        say(hand_summary(st.hands[-1]))  # type: ignore[operator]
-        totals = st.totals()
-        say("Score: " + ", ".join(f"{p} {totals[p]}" for p in st.players))  # type: ignore[operator]
+        say(hand_summary(st.hands[-1], st.players))
+        say("Score: " + score_line(st))
         if not st.finished:
-            say(f"Next: {st.dealer} deals hand {len(st.hands) + 1} ('upcard CARD').")  # type: ignore[operator]
+            say(f"Next: {_name(st, st.dealer)} deals hand {len(st.hands) + 1} ('upcard CARD').")
     elif st.phase == "ready" and before.phase == "setup":
-        say(f"{st.dealer} deals the first hand ('upcard CARD').")  # type: ignore[operator]
+        say(f"{_name(st, st.dealer)} deals the first hand ('upcard CARD').")
+
+
+def _name(st: MatchState, seat: Seat | None) -> str | None:
+    return None if seat is None else st.players[seat]
 
 
 def _final(tl: Timeline) -> str:
     st = tl.state
     if st.phase == "abandoned":
         return f"Match abandoned: {st.abandoned}"
-    totals = st.totals()
     b = st.tally.bonuses(st.rules)
     lines = ["Final sheet:"]
     for h in st.hands:
-        lines.append(f"  {h.number:>2}. {h.dealer:<8} {h.score.outcome:<9} {h.score.winner or '-':<8} {h.score.points:>4}")
+        won = _name(st, h.score.winner) or "-"
+        lines.append(f"  {h.number:>2}. {st.players[h.dealer]:<8} {h.score.outcome:<9} {won:<8} {h.score.points:>4}")
     for label, part in (("game bonus", b.game), ("boxes", b.boxes), ("shutout", b.shutout)):
-        for p, v in part.items():
+        for p, v in named(st.players, part).items():
             lines.append(f"  {label}: {p} +{v}")
-    lines.append("  Totals: " + ", ".join(f"{p} {totals[p]}" for p in st.players))
-    lines.append(f"Winner: {st.winner or 'nobody'}")
+    lines.append("  Totals: " + score_line(st))
+    lines.append(f"Winner: {winner_name(st) or 'nobody'}")
     return "\n".join(lines)

@@ -10,14 +10,18 @@ suit symbols (``10♥``) for people and canonical text (``TH``) in JSON.
 >>> sheet = score_json(state, head=None)
 >>> sorted(sheet)[:4], sheet["winner"] in state.players
 (['bonuses', 'complete', 'hands', 'head'], True)
+
+The state says who by seat (0, 1); these views are where seats become names
+(``state.players[seat]``), so a name shown is always one of the match's two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, assert_never
 
 from ginlog.game.cards import Card, mask_cards
+from ginlog.game.seats import OTHER, SEATS
 from ginlog.log.events import (
     BigGin,
     CardDiscarded,
@@ -38,7 +42,10 @@ from ginlog.log.events import (
 )
 from ginlog.play.state import FinishedHand, MatchState
 
-__all__ = ["pretty", "describe", "hand_summary", "table_text", "score_json", "score_rows", "SCORE_JSON_KEYS"]
+__all__ = [
+    "pretty", "describe", "hand_summary", "table_text", "score_json", "score_rows", "score_line", "named",
+    "winner_name", "SCORE_JSON_KEYS",
+]
 
 SCORE_JSON_KEYS = ("players", "rules", "hands", "totals", "net", "winner", "bonuses", "head", "complete", "phase")
 
@@ -49,84 +56,109 @@ def pretty(cards: Iterable[Card]) -> str:
 
 
 def describe(event: Event, before: MatchState | None, after: MatchState) -> str:
-    """One event in words, e.g. ``Bob takes 7♥ from the pile``."""
-    if isinstance(event, MatchStarted):
-        return f"Match between {event.players[0]} and {event.players[1]} ({event.tool})"
-    if isinstance(event, FirstDealer):
-        if event.how == "cut" and event.cuts:
-            cuts = ", ".join(f"{p} cuts {c.pretty}" for p, c in event.cuts.items())
-            return f"{cuts}: {event.dealer} deals first"
-        return f"{event.dealer} deals first ({event.how})"
-    if isinstance(event, HandDealt):
-        known = " (hands and stock recorded)" if event.stock else " (hands recorded)" if event.hands else ""
-        n = len(after.hands) + (1 if after.hand is not None else 0)
-        return f"Hand {n}: {event.dealer} deals; upcard {event.upcard.pretty}{known}"
-    if isinstance(event, UpcardPassed):
-        return f"{event.player} passes the upcard"
-    if isinstance(event, CardDrawn):
-        if event.source == "pile":
-            card = event.card or (before.hand.pile_top if before and before.hand else None)
-            return f"{event.player} takes {card.pretty if card else 'the top card'} from the pile"
-        return f"{event.player} draws from the stock" + (f" ({event.card.pretty})" if event.card else "")
-    if isinstance(event, CardDiscarded):
-        return f"{event.player} discards {event.card.pretty}"
-    if isinstance(event, Knocked):
-        return f"{event.player} knocks, {event.card.pretty} face down"
-    if isinstance(event, Gin):
-        return f"{event.player} goes gin, {event.card.pretty} face down"
-    if isinstance(event, BigGin):
-        return f"{event.player} goes big gin"
-    if isinstance(event, HandShown):
-        return f"{event.player} shows {pretty(event.cards)}"
-    if isinstance(event, HandResultOnly):
-        if event.how == "void":
-            return "Score pad: void hand"
-        return (
-            f"Score pad: {event.out} {event.how.replace('_', ' ')}s"
-            + (f" with {event.knocker_deadwood}" if event.how == "knock" else "")
-            + f", defender {event.defender_deadwood}"
-        )
-    if isinstance(event, HandVoid):
-        return f"Hand thrown in: {event.reason}"
-    if isinstance(event, Note):
-        return f"Note: {event.text}"
-    if isinstance(event, Correction):
-        return f"Correction: event {event.undoes} undone" + (f" ({event.reason})" if event.reason else "")
-    if isinstance(event, MatchAbandoned):
-        return f"Match abandoned: {event.reason}"
-    return type(event).__name__  # pragma: no cover
+    """One event in words, e.g. ``Bob takes 7♥ from the pile``.
+
+    Exhaustive over the event types (the type checker proves it): a new event
+    type without words here does not pass ``mypy``.
+    """
+    match event:
+        case MatchStarted():
+            return f"Match between {event.players[0]} and {event.players[1]} ({event.tool})"
+        case FirstDealer():
+            if event.how == "cut" and event.cuts:
+                cuts = ", ".join(f"{p} cuts {c.pretty}" for p, c in event.cuts.items())
+                return f"{cuts}: {event.dealer} deals first"
+            return f"{event.dealer} deals first ({event.how})"
+        case HandDealt():
+            known = " (hands and stock recorded)" if event.stock else " (hands recorded)" if event.hands else ""
+            n = len(after.hands) + (1 if after.hand is not None else 0)
+            return f"Hand {n}: {event.dealer} deals; upcard {event.upcard.pretty}{known}"
+        case UpcardPassed():
+            return f"{event.player} passes the upcard"
+        case CardDrawn():
+            if event.source == "pile":
+                card = event.card or (before.hand.pile_top if before and before.hand else None)
+                return f"{event.player} takes {card.pretty if card else 'the top card'} from the pile"
+            return f"{event.player} draws from the stock" + (f" ({event.card.pretty})" if event.card else "")
+        case CardDiscarded():
+            return f"{event.player} discards {event.card.pretty}"
+        case Knocked():
+            return f"{event.player} knocks, {event.card.pretty} face down"
+        case Gin():
+            return f"{event.player} goes gin, {event.card.pretty} face down"
+        case BigGin():
+            return f"{event.player} goes big gin"
+        case HandShown():
+            return f"{event.player} shows {pretty(event.cards)}"
+        case HandResultOnly():
+            if event.how == "void":
+                return "Score pad: void hand"
+            return (
+                f"Score pad: {event.out} {event.how.replace('_', ' ')}s"
+                + (f" with {event.knocker_deadwood}" if event.how == "knock" else "")
+                + f", defender {event.defender_deadwood}"
+            )
+        case HandVoid():
+            return f"Hand thrown in: {event.reason}"
+        case Note():
+            return f"Note: {event.text}"
+        case Correction():
+            return f"Correction: event {event.undoes} undone" + (f" ({event.reason})" if event.reason else "")
+        case MatchAbandoned():
+            return f"Match abandoned: {event.reason}"
+        case _:
+            assert_never(event)
 
 
-def hand_summary(h: FinishedHand) -> str:
-    """What happened in a finished hand and what it scored, in one sentence."""
+def hand_summary(h: FinishedHand, players: Sequence[str]) -> str:
+    """What happened in a finished hand and what it scored, in one sentence (``players``: the match's, by seat)."""
     s = h.score
     r = h.result
     if s.outcome == "void":
-        return f"Hand {h.number} is void" + (f" ({h.void_reason})" if h.void_reason else "") + f"; {h.dealer} deals again."
+        reason = f" ({h.void_reason})" if h.void_reason else ""
+        return f"Hand {h.number} is void{reason}; {players[h.dealer]} deals again."
     parts = []
-    shown = {x.player: x for x in h.shown}
-    out = r.out or "?"
-    knocker = shown.get(out)
-    defender = next((x for x in h.shown if x.player != out), None)
+    knocker = next((x for x in h.shown if x.player == r.out), None)
+    defender = next((x for x in h.shown if x.player != r.out), None)
     how = {"knock": "knocks", "gin": "goes gin", "big_gin": "goes big gin"}[r.how] if r.how != "void" else ""
     if r.how == "knock" and s.outcome != "gin":
         how += f" with {r.knocker_deadwood}"
-    parts.append(f"Hand {h.number}: {out} {how}")
+    parts.append(f"Hand {h.number}: {'?' if r.out is None else players[r.out]} {how}")
     if knocker is not None:
         parts[-1] += f" ({' '.join('[' + pretty(m.cards) + ']' for m in knocker.melds)}" + (
             f" {pretty(knocker.deadwood)})" if knocker.deadwood else ")"
         )
     if defender is not None:
         lay = f" lays off {pretty(defender.layoffs)} and" if defender.layoffs else ""
-        parts.append(f"{defender.player}{lay} has {r.defender_deadwood}")
+        parts.append(f"{players[defender.player]}{lay} has {r.defender_deadwood}")
     else:
         parts.append(f"the defender has {r.defender_deadwood}")
     if s.winner is None:
         tail = "nobody scores (equal deadwood)"
     else:
         label = {"undercut": "undercut! ", "gin": "", "big_gin": "", "knock": ""}[s.outcome]
-        tail = f"{label}{s.winner} scores {s.points}"
+        tail = f"{label}{players[s.winner]} scores {s.points}"
     return "; ".join(parts) + f": {tail}."
+
+
+def named(players: Sequence[str], per_seat: Sequence[int | None]) -> dict[str, int]:
+    """A per-seat pair as a dict by player name, in seat order, leaving out None.
+
+    >>> named(("Ann", "Bob"), (3, None))
+    {'Ann': 3}
+    """
+    return {p: v for p, v in zip(players, per_seat) if v is not None}
+
+
+def score_line(state: MatchState) -> str:
+    """``Ann 0, Bob 61``: the running totals (with the bonuses once the match is over)."""
+    return ", ".join(f"{p} {t}" for p, t in zip(state.players, state.totals()))
+
+
+def winner_name(state: MatchState) -> str | None:
+    """The match winner's name, once there is one."""
+    w = state.winner
+    return None if w is None else state.players[w]
 
 
 def _cards_of(mask: int) -> str:
@@ -140,10 +172,9 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
     cards, the pile, and the opponent's cards taken from the pile.
     """
     lines = []
-    totals = state.totals()
-    score = ", ".join(f"{p} {totals[p]}" for p in state.players)
+    players = state.players
     target = state.rules.game_target
-    lines.append(f"Score: {score}" + (f" (to {target})" if target else " (one hand)"))
+    lines.append(f"Score: {score_line(state)}" + (f" (to {target})" if target else " (one hand)"))
     if state.phase == "setup":
         lines.append("Waiting for the first dealer: 'dealer NAME' or 'cut NAME CARD NAME CARD'.")
         return "\n".join(lines)
@@ -151,17 +182,18 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
         lines.append(f"Abandoned: {state.abandoned}")
         return "\n".join(lines)
     if state.phase == "over":
-        lines.append(f"Match over. Winner: {state.winner or 'nobody'}")
+        lines.append(f"Match over. Winner: {winner_name(state) or 'nobody'}")
         return "\n".join(lines)
     hand = state.hand
     if hand is None:
-        lines.append(f"Next hand: {len(state.hands) + 1}, {state.dealer} deals ('upcard CARD').")
+        dealer = "?" if state.dealer is None else players[state.dealer]
+        lines.append(f"Next hand: {len(state.hands) + 1}, {dealer} deals ('upcard CARD').")
         return "\n".join(lines)
     lines.append(
-        f"Hand {hand.number}: {hand.dealer} dealt; knock limit {hand.knock_limit}; stock {hand.stock}; "
+        f"Hand {hand.number}: {players[hand.dealer]} dealt; knock limit {hand.knock_limit}; stock {hand.stock}; "
         f"pile {pretty(hand.pile[-3:]) if hand.pile else '-'}" + (" (top last)" if len(hand.pile) > 1 else "")
     )
-    for i, p in enumerate(state.players):
+    for i, p in zip(SEATS, players):
         if as_player is not None and p != as_player:
             # The opponent: only cards seen taken from the pile (or shown).
             seen = hand.seen[i]
@@ -171,42 +203,41 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
         extra = f" + {hidden} unknown" if hidden else ""
         lines.append(f"  {p}: {_cards_of(hand.known[i])}{extra}")
     if hand.ending is not None:
-        lines.append(f"  {hand.ending.player} {hand.ending.how.replace('_', ' ')}s; {hand.turn} to show.")
+        lines.append(f"  {players[hand.ending.player]} {hand.ending.how.replace('_', ' ')}s; {players[hand.turn]} to show.")
     else:
         verb = {"offer": "take or pass the upcard", "draw": "draw", "discard": "discard, knock or go gin"}.get(
             hand.phase, hand.phase
         )
-        lines.append(f"  {hand.turn} to {verb}.")
+        lines.append(f"  {players[hand.turn]} to {verb}.")
     return "\n".join(lines)
 
 
 def score_rows(state: MatchState) -> list[dict[str, Any]]:
-    """One dict per finished hand, in the ``score --json`` shape."""
+    """One dict per finished hand, in the ``score --json`` shape: the seats named, here and only here."""
+    players = state.players
     rows = []
     for h in state.hands:
         s = h.score
-        net = dict.fromkeys(state.players, 0)
+        r = h.result
+        net = dict.fromkeys(players, 0)
         if s.winner is not None:
-            for p in state.players:
-                net[p] = s.points if p == s.winner else -s.points
+            for seat, p in zip(SEATS, players):
+                net[p] = s.points if seat == s.winner else -s.points
         deadwood = {}
-        if h.result.out is not None:
-            deadwood = {
-                h.result.out: h.result.knocker_deadwood,
-                next(p for p in state.players if p != h.result.out): h.result.defender_deadwood,
-            }
+        if r.out is not None:
+            deadwood = {players[r.out]: r.knocker_deadwood, players[OTHER[r.out]]: r.defender_deadwood}
         rows.append(
             {
                 "number": h.number,
-                "dealer": h.dealer,
+                "dealer": players[h.dealer],
                 "outcome": s.outcome,
-                "out": h.result.out,
-                "winner": s.winner,
+                "out": None if r.out is None else players[r.out],
+                "winner": None if s.winner is None else players[s.winner],
                 "points": s.points,
                 "net": net,
                 "deadwood": deadwood,
                 "recorded": h.recorded,
-                "totals": dict(zip(state.players, h.totals)),
+                "totals": named(players, h.totals),
                 "void_reason": h.void_reason,
             }
         )
@@ -217,16 +248,21 @@ def score_json(state: MatchState, head: str | None) -> dict[str, Any]:
     """The stable ``ginlog score --json`` shape (documented in the README)."""
     from ginlog.game.rules import rules_to_dict
 
+    players = state.players
     bonuses = state.tally.bonuses(state.rules)
     rows = score_rows(state)
     return {
-        "players": list(state.players),
+        "players": list(players),
         "rules": rules_to_dict(state.rules),
         "hands": rows,
-        "totals": state.totals(),
-        "net": {p: sum(r["net"][p] for r in rows) for p in state.players},
-        "winner": state.winner,
-        "bonuses": {"game": bonuses.game, "boxes": bonuses.boxes, "shutout": bonuses.shutout},
+        "totals": named(players, state.totals()),
+        "net": {p: sum(r["net"][p] for r in rows) for p in players},
+        "winner": winner_name(state),
+        "bonuses": {
+            "game": named(players, bonuses.game),
+            "boxes": named(players, bonuses.boxes),
+            "shutout": named(players, bonuses.shutout),
+        },
         "head": head,
         "complete": state.phase == "over",
         "phase": state.phase,

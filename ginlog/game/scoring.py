@@ -9,25 +9,28 @@ get wrong, and an audit can re-price any record under its own rules.
 
 >>> from ginlog.game.rules import preset
 >>> r = preset("standard")
->>> price_hand(r, HandResult("knock", "Ann", 6, 14)).points     # knocker lower
+>>> price_hand(r, HandResult("knock", 0, 6, 14)).points     # seat 0 knocks, lower
 8
->>> s = price_hand(r, HandResult("knock", "Ann", 8, 5), "Bob")  # undercut
->>> s.outcome, s.winner_side, s.points
-('undercut', 'defender', 13)
->>> price_hand(r, HandResult("gin", "Ann", 0, 30)).points
+>>> s = price_hand(r, HandResult("knock", 0, 8, 5))         # undercut: seat 1 scores
+>>> s.outcome, s.winner, s.winner_side, s.points
+('undercut', 1, 'defender', 13)
+>>> price_hand(r, HandResult("gin", 0, 0, 30)).points
 50
+
+Who is who is a :data:`~ginlog.game.seats.Seat` (0 or 1) throughout: the
+players' names never enter a result, a score or the tally.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Final, Literal, TypeAlias
 
 import attrs
 
 from ginlog.game.cards import Card
 from ginlog.errors import IllegalMove
 from ginlog.game.rules import Rules
+from ginlog.game.seats import OTHER, Seat
 
 __all__ = ["HandResult", "HandScore", "price_hand", "Tally", "FinalBonuses"]
 
@@ -40,13 +43,13 @@ OUTCOMES: Final = ("knock", "undercut", "gin", "big_gin", "void")
 class HandResult:
     """The facts of a finished hand.
 
-    ``how`` is how it ended; ``out`` the player who knocked or went gin (None
+    ``how`` is how it ended; ``out`` the seat that knocked or went gin (None
     for a void); deadwood is what each side declared, the defender's after
     lay-offs. ``upcard`` is the hand's first upcard when known (Oklahoma).
     """
 
     how: How
-    out: str | None = None
+    out: Seat | None = None
     knocker_deadwood: int = 0
     defender_deadwood: int = 0
     upcard: Card | None = None
@@ -54,20 +57,20 @@ class HandResult:
 
 @attrs.frozen
 class HandScore:
-    """A priced hand: who scored and how much (``winner`` None when nobody did)."""
+    """A priced hand: who scored and how much (``winner``, a seat, None when nobody did)."""
 
     outcome: Outcome
-    winner: str | None
+    winner: Seat | None
     points: int
     winner_side: Literal["knocker", "defender"] | None = None
 
 
-def price_hand(rules: Rules, result: HandResult, defender: str | None = None) -> HandScore:
+def price_hand(rules: Rules, result: HandResult) -> HandScore:
     """Price one hand under ``rules``.
 
-    ``defender`` names the other player, needed when an undercut gives them
-    the points. A knock with no deadwood is priced as gin; gin cannot be
-    undercut. Oklahoma's spade upcard doubles the hand.
+    An undercut gives the points to the other seat. A knock with no deadwood
+    is priced as gin; gin cannot be undercut. Oklahoma's spade upcard doubles
+    the hand.
     """
     how = result.how
     if how == "void":
@@ -84,99 +87,94 @@ def price_hand(rules: Rules, result: HandResult, defender: str | None = None) ->
         return HandScore("knock", result.out, (d - k) * mult, "knocker")
     if k == d and not rules.undercut_on_tie:
         return HandScore("knock", None, 0)
-    if defender is None:
-        raise ValueError("price_hand needs the defender's name to price an undercut")
-    return HandScore("undercut", defender, (k - d + rules.undercut_bonus) * mult, "defender")
+    if result.out is None:
+        raise ValueError("a knock needs the seat that knocked ('out') to be priced")
+    return HandScore("undercut", OTHER[result.out], (k - d + rules.undercut_bonus) * mult, "defender")
+
+
+#: Per seat, a bonus awarded (possibly 0 under odd knobs) or None where none was.
+Award: TypeAlias = tuple[int | None, int | None]
+_NONE: Final[Award] = (None, None)
 
 
 @attrs.frozen
 class FinalBonuses:
-    """End-of-match bonuses, per player name."""
+    """End-of-match bonuses, per seat (None: not awarded, as opposed to an award of 0)."""
 
-    game: dict[str, int]
-    boxes: dict[str, int]
-    shutout: dict[str, int]
+    game: Award = _NONE
+    boxes: Award = _NONE
+    shutout: Award = _NONE
 
-    def total(self, player: str) -> int:
-        return self.game.get(player, 0) + self.boxes.get(player, 0) + self.shutout.get(player, 0)
+    def total(self, seat: Seat) -> int:
+        return (self.game[seat] or 0) + (self.boxes[seat] or 0) + (self.shutout[seat] or 0)
+
+
+def _award(seat: Seat, value: int) -> Award:
+    return (value, None) if seat == 0 else (None, value)
 
 
 @attrs.frozen
 class Tally:
-    """Running score of a match, folded hand by hand.
+    """Running score of a match, folded hand by hand, per seat.
 
     ``points`` counts hand points (plus boxes when ``box_timing`` is
-    ``"hand"``); ``hands_won`` counts boxes. ``winner`` is set once a total
-    reaches the target; after that nothing more may be added.
+    ``"hand"``); ``hands_won`` counts boxes. ``winner`` (a seat) is set once a
+    total reaches the target; after that nothing more may be added.
 
     >>> from ginlog.game.rules import preset
-    >>> t = Tally.start(("Ann", "Bob"))
-    >>> t = t.add(preset("standard"), HandScore("gin", "Ann", 100))
+    >>> t = Tally().add(preset("standard"), HandScore("gin", 0, 100))
     >>> t.winner, t.final_totals(preset("standard"))
-    ('Ann', {'Ann': 100, 'Bob': 0})
+    (0, (100, 0))
     """
 
-    players: tuple[str, str]
     points: tuple[int, int] = (0, 0)
     hands_won: tuple[int, int] = (0, 0)
-    winner: str | None = None
-
-    @classmethod
-    def start(cls, players: Sequence[str]) -> Tally:
-        a, b = players
-        return cls((a, b))
-
-    def index(self, player: str) -> int:
-        return self.players.index(player)
+    winner: Seat | None = None
 
     def add(self, rules: Rules, score: HandScore) -> Tally:
         """Fold one priced hand in; a hand after the match was won is an error."""
         if self.winner is not None:
-            raise IllegalMove(f"the match is over: {self.winner} has won", rule="match-over")
+            raise IllegalMove("the match is over: it has been won", rule="match-over")
         if score.winner is None:
             return self
         gained = score.points + rules.box_bonus if rules.box_timing == "hand" else score.points
         (a, b), (won_a, won_b) = self.points, self.hands_won
-        if self.index(score.winner) == 0:
+        if score.winner == 0:
             points, won, total = (a + gained, b), (won_a + 1, won_b), a + gained
         else:
             points, won, total = (a, b + gained), (won_a, won_b + 1), b + gained
         target = rules.game_target
         winner = score.winner if target is not None and total >= target else None
-        return Tally(self.players, points, won, winner)
+        return Tally(points, won, winner)
 
-    def totals(self) -> dict[str, int]:
-        """Running totals, without end-of-match bonuses."""
-        return dict(zip(self.players, self.points))
+    def totals(self) -> tuple[int, int]:
+        """Running totals by seat, without end-of-match bonuses."""
+        return self.points
 
     def bonuses(self, rules: Rules) -> FinalBonuses:
-        """The end-of-match bonuses (all zero until there is a winner)."""
-        game: dict[str, int] = {}
-        boxes: dict[str, int] = {}
-        shutout: dict[str, int] = {}
-        if self.winner is None:
-            return FinalBonuses(game, boxes, shutout)
-        w = self.index(self.winner)
-        loser = 1 - w
-        if rules.game_bonus:
-            game[self.winner] = rules.game_bonus
+        """The end-of-match bonuses (none until there is a winner)."""
+        w = self.winner
+        if w is None:
+            return FinalBonuses()
+        game = _award(w, rules.game_bonus) if rules.game_bonus else _NONE
+        boxes = _NONE
         if rules.box_bonus and rules.box_timing == "end":
-            for i, p in enumerate(self.players):
-                if self.hands_won[i]:
-                    boxes[p] = rules.box_bonus * self.hands_won[i]
-        if self.points[loser] == 0 and rules.shutout != "none":
+            a, b = self.hands_won
+            boxes = (rules.box_bonus * a if a else None, rules.box_bonus * b if b else None)
+        shutout = _NONE
+        if self.points[OTHER[w]] == 0 and rules.shutout != "none":
             if rules.shutout == "flat":
-                shutout[self.winner] = rules.shutout_bonus
+                shutout = _award(w, rules.shutout_bonus)
             else:  # double the winner's total, bonuses included
-                shutout[self.winner] = self.points[w] + game.get(self.winner, 0) + boxes.get(self.winner, 0)
+                shutout = _award(w, self.points[w] + (game[w] or 0) + (boxes[w] or 0))
         return FinalBonuses(game, boxes, shutout)
 
-    def final_totals(self, rules: Rules) -> dict[str, int]:
-        """Totals with the end-of-match bonuses added."""
+    def final_totals(self, rules: Rules) -> tuple[int, int]:
+        """Totals by seat with the end-of-match bonuses added."""
         b = self.bonuses(rules)
-        return {p: self.points[i] + b.total(p) for i, p in enumerate(self.players)}
+        return (self.points[0] + b.total(0), self.points[1] + b.total(1))
 
-    def next_dealer(self, rules: Rules, dealer: str, score: HandScore) -> str:
+    def next_dealer(self, rules: Rules, dealer: Seat, score: HandScore) -> Seat:
         """Who deals the hand after one dealt by ``dealer`` that scored ``score``.
 
         A void hand is dealt again by the same dealer whatever the knob (both
@@ -185,9 +183,9 @@ class Tally:
         if score.outcome == "void":
             return dealer
         if rules.next_dealer == "alternate":
-            return self.players[1 - self.index(dealer)]
+            return OTHER[dealer]
         if score.winner is None:
             return dealer
         if rules.next_dealer == "winner":
             return score.winner
-        return self.players[1 - self.index(score.winner)]
+        return OTHER[score.winner]

@@ -12,6 +12,12 @@ event's own fields. Cards are their canonical text, players their names.
 >>> event_from_fields("card_drawn", {"player": "Bob", "source": "stock"})
 CardDrawn(player='Bob', source='stock', card=None)
 
+Each event type is declared once: its class, registered under its
+``type`` by :func:`registered` (the description is the docstring's first
+line), and a member of the :data:`Event` union (checked at import).
+:data:`EVENT_KINDS` lists them; everything else that must know every type is
+checked against it (see :func:`registered`).
+
 All (de)serialisation goes through one cattrs converter that is strict on
 purpose: a record is evidence, so ``"10"`` is not silently an int and an
 unknown field is an error, not something to drop.
@@ -25,8 +31,9 @@ from __future__ import annotations
 
 import re
 import types
+import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, TypeVar
 
 import attrs
 import cattrs
@@ -42,6 +49,9 @@ __all__ = [
     "ENVELOPE_KEYS",
     "Event",
     "EVENT_TYPES",
+    "EVENT_KINDS",
+    "EventKind",
+    "registered",
     "MatchStarted",
     "FirstDealer",
     "HandDealt",
@@ -107,6 +117,46 @@ def _non_negative(_i: object, a: attrs.Attribute[Any], v: int | None) -> None:
         raise EventError(f"{a.name} must be between 0 and 1000000, not {v}", rule="event")
 
 
+class EventKind(typing.NamedTuple):
+    """One event type: the ``type`` its lines carry, its class, and one line saying what it records.
+
+    (A named tuple, not an attrs class: it is made at every start-up, where
+    each attrs class costs a ``compile``.)
+    """
+
+    name: str
+    cls: type
+    description: str
+
+
+_KINDS: list[EventKind] = []
+_C = TypeVar("_C", bound=type)
+
+
+def registered(name: str) -> Callable[[_C], _C]:
+    """Register an event class under the envelope ``type`` ``name``: the one place an event type is declared.
+
+    The description is the first line of the class's docstring. Everything
+    else that must know every event type is checked against this registry:
+    the :data:`Event` union (at import), the reducer's rules, the views'
+    words and the entry language (exhaustive ``match`` statements the type
+    checker proves), the JSON Schema (generated from it), and the README's
+    table and the schema examples (``tests/test_contract.py``).
+    """
+
+    def register(cls: _C) -> _C:
+        doc = (cls.__doc__ or "").strip()
+        if not doc:
+            raise TypeError(f"{cls.__name__} needs a docstring: its first line describes the event")
+        if any(k.name == name or k.cls is cls for k in _KINDS):
+            raise TypeError(f"event type {name!r} ({cls.__name__}) is registered twice")
+        _KINDS.append(EventKind(name, cls, doc.splitlines()[0]))
+        return cls
+
+    return register
+
+
+@registered("match_started")
 @attrs.frozen(kw_only=True)
 class MatchStarted:
     """The first line of every match: who plays, under exactly which rules, recorded by what."""
@@ -121,6 +171,7 @@ class MatchStarted:
             raise EventError("the two players need different names", rule="event")
 
 
+@registered("first_dealer")
 @attrs.frozen(kw_only=True)
 class FirstDealer:
     """Who deals the first hand, and how that was decided (``cut`` records both cut cards)."""
@@ -130,6 +181,7 @@ class FirstDealer:
     cuts: dict[str, Card] | None = None
 
 
+@registered("hand_dealt")
 @attrs.frozen(kw_only=True)
 class HandDealt:
     """A new hand: dealer and upcard always; both hands and the stock order only where known."""
@@ -140,6 +192,7 @@ class HandDealt:
     stock: Cards | None = None
 
 
+@registered("upcard_passed")
 @attrs.frozen(kw_only=True)
 class UpcardPassed:
     """The player to act declines the first upcard."""
@@ -147,6 +200,7 @@ class UpcardPassed:
     player: str = attrs.field(validator=_name)
 
 
+@registered("card_drawn")
 @attrs.frozen(kw_only=True)
 class CardDrawn:
     """A draw from the stock or the pile (taking the upcard is a draw from the pile).
@@ -160,6 +214,7 @@ class CardDrawn:
     card: Card | None = None
 
 
+@registered("card_discarded")
 @attrs.frozen(kw_only=True)
 class CardDiscarded:
     """A card put face up on the pile, ending a turn."""
@@ -168,6 +223,7 @@ class CardDiscarded:
     card: Card
 
 
+@registered("knocked")
 @attrs.frozen(kw_only=True)
 class Knocked:
     """A knock: ``card`` goes face down; the knocker's hand is then shown (:class:`HandShown`)."""
@@ -176,6 +232,7 @@ class Knocked:
     card: Card
 
 
+@registered("gin")
 @attrs.frozen(kw_only=True)
 class Gin:
     """Going gin: discard ``card``, all ten others melded."""
@@ -184,6 +241,7 @@ class Gin:
     card: Card
 
 
+@registered("big_gin")
 @attrs.frozen(kw_only=True)
 class BigGin:
     """All eleven cards melded after the draw, no discard (when the rules play it)."""
@@ -191,6 +249,7 @@ class BigGin:
     player: str = attrs.field(validator=_name)
 
 
+@registered("hand_shown")
 @attrs.frozen(kw_only=True)
 class HandShown:
     """A hand laid out at the end: the knocker's first, then the defender's.
@@ -206,6 +265,7 @@ class HandShown:
     layoffs: Cards | None = None
 
 
+@registered("hand_result")
 @attrs.frozen(kw_only=True)
 class HandResultOnly:
     """A hand kept on a score pad: how it ended and each side's deadwood, no moves.
@@ -223,6 +283,7 @@ class HandResultOnly:
     winner: str | None = attrs.field(default=None, validator=_name)
 
 
+@registered("hand_void")
 @attrs.frozen(kw_only=True)
 class HandVoid:
     """The players agree to throw in the current hand (a misdeal, say); the same dealer deals again."""
@@ -230,6 +291,7 @@ class HandVoid:
     reason: str = attrs.field(validator=_text)
 
 
+@registered("note")
 @attrs.frozen(kw_only=True)
 class Note:
     """Free text, kept in the record; changes nothing."""
@@ -238,6 +300,7 @@ class Note:
     player: str | None = attrs.field(default=None, validator=_name)
 
 
+@registered("correction")
 @attrs.frozen(kw_only=True)
 class Correction:
     """Undo the last effective event (``undoes`` names it). The file keeps both."""
@@ -246,6 +309,7 @@ class Correction:
     reason: str | None = attrs.field(default=None, validator=_text)
 
 
+@registered("match_abandoned")
 @attrs.frozen(kw_only=True)
 class MatchAbandoned:
     """The match stops here, unfinished."""
@@ -258,24 +322,13 @@ Event: TypeAlias = (
     | Gin | BigGin | HandShown | HandResultOnly | HandVoid | Note | Correction | MatchAbandoned
 )
 
-EVENT_TYPES: Final[dict[str, type]] = {
-    "match_started": MatchStarted,
-    "first_dealer": FirstDealer,
-    "hand_dealt": HandDealt,
-    "upcard_passed": UpcardPassed,
-    "card_drawn": CardDrawn,
-    "card_discarded": CardDiscarded,
-    "knocked": Knocked,
-    "gin": Gin,
-    "big_gin": BigGin,
-    "hand_shown": HandShown,
-    "hand_result": HandResultOnly,
-    "hand_void": HandVoid,
-    "note": Note,
-    "correction": Correction,
-    "match_abandoned": MatchAbandoned,
-}
-_TYPE_OF: Final = {cls: name for name, cls in EVENT_TYPES.items()}
+#: Every event type, in the order they were registered (the order of this module).
+EVENT_KINDS: Final[tuple[EventKind, ...]] = tuple(_KINDS)
+#: ``type`` -> event class.
+EVENT_TYPES: Final[dict[str, type]] = {k.name: k.cls for k in EVENT_KINDS}
+_TYPE_OF: Final = {k.cls: k.name for k in EVENT_KINDS}
+if set(typing.get_args(Event)) != set(_TYPE_OF):  # pragma: no cover - a mistake made while adding an event type
+    raise TypeError(f"the Event union and the registered event classes differ: {set(typing.get_args(Event)) ^ set(_TYPE_OF)}")
 
 
 # ---------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from ginlog.log.events import (
 from ginlog.game.melds import best_discard, deadwood_of_mask
 from ginlog.play.reducer import start, step
 from ginlog.game.rules import Rules
+from ginlog.game.seats import OTHER, Seat
 from ginlog.play.state import MatchState
 
 __all__ = ["simulate_match", "simulate_hand", "Mode"]
@@ -82,19 +83,20 @@ def simulate_hand(
     """
     rules = state.rules
     assert state.phase == "ready" and state.dealer is not None
+    names = state.players
     dealer = state.dealer
-    other = state.other(dealer)
+    other = OTHER[dealer]
     deck = list(DECK)
     rng.shuffle(deck)
-    hands = {other: deck[0:20:2], dealer: deck[1:20:2]}
+    hands = {other: deck[0:20:2], dealer: deck[1:20:2]}  # by seat
     upcard = deck[20]
     stock = deck[21:]
     pile = [upcard]
     full = mode == "full"
     ev: Event = HandDealt(
-        dealer=dealer,
+        dealer=names[dealer],
         upcard=upcard,
-        hands={p: tuple(sorted(h)) for p, h in hands.items()} if full else None,
+        hands={names[p]: tuple(sorted(h)) for p, h in hands.items()} if full else None,
         stock=tuple(stock) if full and stock_order else None,
     )
     out: list[Event] = []
@@ -108,11 +110,13 @@ def simulate_hand(
     limit = rules.knock_limit_for(upcard)
     may_discard_taken = rules.may_discard_taken_card
 
-    def finish_turn(player: str, hand: list[Card], taken: Card | None) -> None:
+    def finish_turn(seat: Seat, hand: list[Card], taken: Card | None) -> None:
+        player = names[seat]
         if rules.big_gin_bonus is not None and len(hand) == 11 and _dead(hand) == 0:
             emit(BigGin(player=player))
             return
         card, dead = _best_after_discard(hand, None if may_discard_taken else taken)
+        ev2: Gin | Knocked | CardDiscarded
         if dead <= limit and (dead == 0 or rng.random() < knock_rate):
             ev2 = Gin(player=player, card=card) if dead == 0 else Knocked(player=player, card=card)
         else:
@@ -127,17 +131,17 @@ def simulate_hand(
         hand = hands[player]
         with_up = hand + [upcard]
         if _best_after_discard(with_up, None if may_discard_taken else upcard)[1] < _dead(hand) - 2:
-            ev = CardDrawn(player=player, source="pile", card=upcard)
+            ev = CardDrawn(player=names[player], source="pile", card=upcard)
             pile.pop()
             hand.append(upcard)
             emit(ev)
             finish_turn(player, hand, upcard)
-            turn = state.other(player)
+            turn = OTHER[player]
             break
-        emit(UpcardPassed(player=player))
+        emit(UpcardPassed(player=names[player]))
     else:
         turn = other
-        ev = CardDrawn(player=other, source="stock", card=stock[0] if full else None)
+        ev = CardDrawn(player=names[other], source="stock", card=stock[0] if full else None)
         hands[other].append(stock.pop(0))
         emit(ev)
         finish_turn(other, hands[other], None)
@@ -148,24 +152,24 @@ def simulate_hand(
         top = pile[-1]
         gain = _best_after_discard(hand + [top], None if may_discard_taken else top)[1]
         if gain < _dead(hand) - 1:
-            ev = CardDrawn(player=turn, source="pile", card=top)
+            ev = CardDrawn(player=names[turn], source="pile", card=top)
             pile.pop()
             hand.append(top)
             taken: Card | None = top
         else:
             card = stock.pop(0)
-            ev = CardDrawn(player=turn, source="stock", card=card if full else None)
+            ev = CardDrawn(player=names[turn], source="stock", card=card if full else None)
             hand.append(card)
             taken = None
         emit(ev)
         finish_turn(turn, hand, taken)
-        turn = state.other(turn)
+        turn = OTHER[turn]
     if state.hand is not None and state.hand.phase == "show":
         ending = state.hand.ending
         assert ending is not None
         knocker = ending.player
-        for player in (knocker, state.other(knocker)):
-            emit(HandShown(player=player, cards=tuple(sorted(hands[player]))))
+        for seat in (knocker, OTHER[knocker]):
+            emit(HandShown(player=names[seat], cards=tuple(sorted(hands[seat]))))
     return out, state
 
 
@@ -181,7 +185,7 @@ def simulate_match(
     """A whole legal match (or ``max_hands`` hands of one) as a list of events."""
     rng = random.Random(seed)
     first: Event = MatchStarted(players=players, rules=rules)
-    state = start(first).state  # type: ignore[arg-type]
+    state = start(first).state
     events: list[Event] = [first]
     ev: Event = FirstDealer(dealer=players[rng.randrange(2)], how="random")
     state = step(state, ev)

@@ -13,6 +13,10 @@ Where each of the 52 cards is, at any moment of a hand:
 - otherwise *unknown*: in the stock or hidden in a hand. The count of unknown
   cards always equals the stock count plus the hidden part of each hand
   (:meth:`HandState.conservation_error` checks exactly that).
+
+Who is who is a seat (:data:`~ginlog.game.seats.Seat`, 0 or 1: the order of
+``players``) in every field; only :attr:`MatchState.players` holds names, and
+the views turn seats into names with it (see :mod:`ginlog.game.seats`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from ginlog.game.cards import Card, cards_mask, cards_value, mask_cards
 from ginlog.game.melds import Arrangement, Meld
 from ginlog.game.rules import Rules
 from ginlog.game.scoring import HandResult, HandScore, Tally
+from ginlog.game.seats import OTHER, Seat, seat_of
 
 __all__ = ["MatchState", "HandState", "Ending", "Shown", "FinishedHand", "Timeline", "ALL_CARDS", "placed_mask"]
 
@@ -56,9 +61,9 @@ def placed_mask(
 
 @attrs.frozen
 class Shown:
-    """A hand laid out at the end of a hand."""
+    """A hand laid out at the end of a hand (``player``: the seat that showed it)."""
 
-    player: str
+    player: Seat
     cards: tuple[Card, ...]
     melds: tuple[Meld, ...]
     layoffs: tuple[Card, ...]
@@ -72,10 +77,10 @@ class Shown:
 
 @attrs.frozen
 class Ending:
-    """How the player going out ended the hand, and what they have shown so far."""
+    """How the seat going out ended the hand, and what it has shown so far."""
 
     how: Literal["knock", "gin", "big_gin"]
-    player: str
+    player: Seat
     card: Card | None  # face-down discard (None for big gin)
     knocker: Shown | None = None
     # When the knocker left the arrangement to ginlog, every least-deadwood
@@ -86,14 +91,14 @@ class Ending:
 
 @attrs.frozen
 class HandState:
-    """A hand in progress. Players are indexed as in the match (0, 1)."""
+    """A hand in progress. Per-player values are indexed by seat, as ``dealer`` and ``turn`` are seats."""
 
     number: int
-    dealer: str
+    dealer: Seat
     upcard: Card
     knock_limit: int
     phase: HandPhase
-    turn: str
+    turn: Seat
     stock: int
     pile: tuple[Card, ...]
     known: tuple[int, int]
@@ -104,7 +109,7 @@ class HandState:
     ending: Ending | None = None
     upcard_takes: int = 0  # takes from the pile after the first offer (OpenSpiel's limit)
     counted_take: bool = False  # the card in ``taken`` was taken after the first offer
-    bounced: str | None = None  # the player whose last discard was the card they had just taken
+    bounced: Seat | None = None  # the seat whose last discard was the card it had just taken
     wall: bool = False  # the stock is down to the void size: take only to knock (OpenSpiel)
     # What both players have seen each one take from the pile and not discard
     # since (in a full-information record ``known`` holds more than that).
@@ -151,7 +156,7 @@ class FinishedHand:
     """One hand of the score sheet: what happened and what the rules made of it."""
 
     number: int
-    dealer: str
+    dealer: Seat
     result: HandResult
     score: HandScore
     recorded: Literal["moves", "result"]
@@ -168,7 +173,7 @@ class MatchState:
     rules: Rules
     tally: Tally
     phase: MatchPhase = "setup"
-    dealer: str | None = None  # who deals the next hand (or the current one)
+    dealer: Seat | None = None  # who deals the next hand (or the current one)
     hands: tuple[FinishedHand, ...] = ()
     hand: HandState | None = None
     first_dealer_how: str | None = None
@@ -176,14 +181,20 @@ class MatchState:
     title: str | None = None
     tool: str | None = None
 
-    def index(self, player: str) -> int:
-        return self.players.index(player)
+    def seat(self, name: str) -> Seat:
+        """The seat of the player called ``name``; ``unknown-player`` for anyone else."""
+        return seat_of(self.players, name)
 
-    def other(self, player: str) -> str:
-        return self.players[1 - self.players.index(player)]
+    def name(self, seat: Seat) -> str:
+        """The name of the player in ``seat`` (what the views show)."""
+        return self.players[seat]
+
+    @staticmethod
+    def other(seat: Seat) -> Seat:
+        return OTHER[seat]
 
     @property
-    def winner(self) -> str | None:
+    def winner(self) -> Seat | None:
         """The match winner once it is over (for a one-hand match: whoever scored)."""
         if self.tally.winner is not None:
             return self.tally.winner
@@ -195,8 +206,8 @@ class MatchState:
     def finished(self) -> bool:
         return self.phase in ("over", "abandoned")
 
-    def totals(self) -> dict[str, int]:
-        """Running totals; once the match is over, with its end-of-match bonuses."""
+    def totals(self) -> tuple[int, int]:
+        """Running totals by seat; once the match is over, with its end-of-match bonuses."""
         if self.phase == "over":
             return self.tally.final_totals(self.rules)
         return self.tally.totals()

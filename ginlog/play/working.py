@@ -7,15 +7,24 @@ written against this mutable mirror instead, in the manner of Clojure's
 transients: :func:`thaw` a frozen state, let the rules edit the copy, and
 :meth:`WorkingMatch.freeze` the result. Nothing outside the reducer ever holds
 a working copy, so nobody can observe the mutation; a whole-log replay
-(:class:`ginlog.play.reducer.Fold`) thaws once and freezes once.
+(:class:`ginlog.play.fold.Fold`) thaws once and freezes once.
 
-The mirror has exactly the frozen classes' fields (a test keeps them in step);
-the match's ``hands`` and the hand's ``pile``, ``known``, ``sizes`` and
-``seen`` are lists here, tuples there.
+One declaration per field. The frozen classes are the truth; each mirror
+class lists the same fields, in the same order (and, for the working hand,
+an ``attrs.define`` class built by keyword at a deal, with the same
+defaults), in its own types, which the type checker reads. ``thaw`` and
+``freeze`` are generated from the two at import by :func:`_mirror` (see
+:data:`SOURCE`), written out as straight-line code (as attrs writes an
+``__init__``), so they are as fast as the hand-written copies they replace. The mirror's type says how a field is
+copied: ``list[X]`` here for ``tuple[X, ...]`` or ``tuple[X, X]`` there, the
+working hand for the frozen one, the very value otherwise. A field missing,
+out of order, with another default or of a type that does not correspond
+makes the import fail, so a new field is declared in the frozen class and
+here, and nowhere else.
 
 >>> from ginlog.game.rules import preset
 >>> from ginlog.game.scoring import Tally
->>> state = MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally.start(("Ann", "Bob")))
+>>> state = MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally())
 >>> w = thaw(state)
 >>> w.phase = "ready"
 >>> state.phase, w.freeze().phase
@@ -24,80 +33,54 @@ the match's ``hands`` and the hand's ``pile``, ``known``, ``sizes`` and
 
 from __future__ import annotations
 
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
 from ginlog.game.cards import Card
 from ginlog.game.rules import Rules
 from ginlog.game.scoring import Tally
+from ginlog.game.seats import Seat
 from ginlog.play.state import Ending, FinishedHand, HandPhase, HandState, MatchPhase, MatchState, placed_mask
 
-__all__ = ["WorkingMatch", "WorkingHand", "thaw"]
+__all__ = ["WorkingMatch", "WorkingHand", "thaw", "SOURCE"]
 
 
+@attrs.define(eq=False, weakref_slot=False)
 class WorkingHand:
-    """A mutable :class:`~ginlog.play.state.HandState` (see the module's notes)."""
+    """A mutable :class:`~ginlog.play.state.HandState` (see the module's notes).
 
-    __slots__ = (
-        "number", "dealer", "upcard", "knock_limit", "phase", "turn", "stock", "pile", "known", "sizes",
-        "stock_order", "passes", "taken", "ending", "upcard_takes", "counted_take", "bounced", "wall", "seen",
-    )
+    Built by keyword at a deal (attrs writes ``__init__`` and ``__slots__``,
+    and the type checker reads them), otherwise only by ``thaw``.
+    """
 
-    def __init__(
-        self,
-        number: int,
-        dealer: str,
-        upcard: Card,
-        knock_limit: int,
-        phase: HandPhase,
-        turn: str,
-        stock: int,
-        pile: list[Card],
-        known: list[int],
-        sizes: list[int],
-        stock_order: tuple[Card, ...] | None = None,
-        passes: int = 0,
-        taken: Card | None = None,
-        ending: Ending | None = None,
-        upcard_takes: int = 0,
-        counted_take: bool = False,
-        bounced: str | None = None,
-        wall: bool = False,
-        seen: list[int] | None = None,
-    ) -> None:
-        self.number = number
-        self.dealer = dealer
-        self.upcard = upcard
-        self.knock_limit = knock_limit
-        self.phase = phase
-        self.turn = turn
-        self.stock = stock
-        self.pile = pile
-        self.known = known
-        self.sizes = sizes
-        self.stock_order = stock_order
-        self.passes = passes
-        self.taken = taken
-        self.ending = ending
-        self.upcard_takes = upcard_takes
-        self.counted_take = counted_take
-        self.bounced = bounced
-        self.wall = wall
-        self.seen = seen if seen is not None else [0, 0]
+    number: int
+    dealer: Seat
+    upcard: Card
+    knock_limit: int
+    phase: HandPhase
+    turn: Seat
+    stock: int
+    pile: list[Card]
+    known: list[int]
+    sizes: list[int]
+    stock_order: tuple[Card, ...] | None = None
+    passes: int = 0
+    taken: Card | None = None
+    ending: Ending | None = None
+    upcard_takes: int = 0
+    counted_take: bool = False
+    bounced: Seat | None = None
+    wall: bool = False
+    seen: list[int] = attrs.Factory(lambda: [0, 0])
 
-    @classmethod
-    def thaw(cls, h: HandState) -> WorkingHand:
-        return cls(
-            h.number, h.dealer, h.upcard, h.knock_limit, h.phase, h.turn, h.stock, list(h.pile), list(h.known),
-            list(h.sizes), h.stock_order, h.passes, h.taken, h.ending, h.upcard_takes, h.counted_take, h.bounced,
-            h.wall, list(h.seen),
-        )
+    if TYPE_CHECKING:  # generated by _mirror
 
-    def freeze(self) -> HandState:
-        known, sizes, seen = self.known, self.sizes, self.seen
-        return HandState(
-            self.number, self.dealer, self.upcard, self.knock_limit, self.phase, self.turn, self.stock,
-            tuple(self.pile), (known[0], known[1]), (sizes[0], sizes[1]), self.stock_order, self.passes,
-            self.taken, self.ending, self.upcard_takes, self.counted_take, self.bounced, self.wall,
-            (seen[0], seen[1]),
-        )
+        @staticmethod
+        def thaw(frozen: HandState) -> WorkingHand: ...
+
+        def freeze(self) -> HandState: ...
 
     def placed_mask(self) -> int:
         """Every card whose place is known (as :meth:`HandState.placed_mask`)."""
@@ -105,68 +88,135 @@ class WorkingHand:
 
 
 class WorkingMatch:
-    """A mutable :class:`~ginlog.play.state.MatchState` (see the module's notes)."""
+    """A mutable :class:`~ginlog.play.state.MatchState` (see the module's notes).
 
-    __slots__ = (
-        "players", "rules", "tally", "phase", "dealer", "hands", "hand", "first_dealer_how", "abandoned",
-        "title", "tool",
-    )
+    Only ever made by ``thaw``, so a plain class (no ``__init__``: attrs
+    would cost start-up time for nothing). ``freeze(sheet=False)`` leaves the
+    finished hands out (``hands=()``): copying the score sheet is the one
+    cost that grows with the match, and a :class:`~ginlog.play.fold.Fold`
+    snapshot needs only its length.
+    """
 
-    def __init__(
-        self,
-        players: tuple[str, str],
-        rules: Rules,
-        tally: Tally,
-        phase: MatchPhase,
-        dealer: str | None,
-        hands: list[FinishedHand],
-        hand: WorkingHand | None,
-        first_dealer_how: str | None,
-        abandoned: str | None,
-        title: str | None,
-        tool: str | None,
-    ) -> None:
-        self.players = players
-        self.rules = rules
-        self.tally = tally
-        self.phase = phase
-        self.dealer = dealer
-        self.hands = hands
-        self.hand = hand
-        self.first_dealer_how = first_dealer_how
-        self.abandoned = abandoned
-        self.title = title
-        self.tool = tool
+    __slots__ = tuple(a.name for a in attrs.fields(MatchState))
 
-    def freeze(self, *, sheet: bool = True) -> MatchState:
-        """The frozen state this copy now describes (the copy stays usable).
+    players: tuple[str, str]
+    rules: Rules
+    tally: Tally
+    phase: MatchPhase
+    dealer: Seat | None
+    hands: list[FinishedHand]
+    hand: WorkingHand | None
+    first_dealer_how: str | None
+    abandoned: str | None
+    title: str | None
+    tool: str | None
 
-        ``sheet=False`` leaves the finished hands out (``hands=()``): copying
-        the score sheet is the one cost that grows with the match, and a
-        :class:`~ginlog.play.reducer.Fold` snapshot needs only its length.
-        """
-        hand = self.hand
-        return MatchState(
-            self.players, self.rules, self.tally, self.phase, self.dealer, tuple(self.hands) if sheet else (),
-            None if hand is None else hand.freeze(), self.first_dealer_how, self.abandoned, self.title, self.tool,
-        )
+    if TYPE_CHECKING:  # generated by _mirror
 
-    def index(self, player: str) -> int:
-        return self.players.index(player)
+        @staticmethod
+        def thaw(frozen: MatchState) -> WorkingMatch: ...
 
-    def other(self, player: str) -> str:
-        return self.players[1 - self.players.index(player)]
+        def freeze(self, *, sheet: bool = True) -> MatchState: ...
 
     @property
     def finished(self) -> bool:
         return self.phase in ("over", "abandoned")
 
 
+# ---------------------------------------------------------------------------
+# Generating the copies
+
+
+_TUPLE = re.compile(r"tuple\[(.+), \.\.\.\]")
+_PAIR = re.compile(r"tuple\[(.+), \1\]")
+
+
+def _copies(name: str, frozen_type: str, working_type: str, nested: dict[str, str]) -> tuple[str, str]:
+    """How one field is copied: (thaw, freeze) expressions of the value ``{v}``."""
+    if frozen_type == working_type:
+        return "{v}", "{v}"
+    for frozen_name, working_name in nested.items():
+        if (frozen_type, working_type) == (f"{frozen_name} | None", f"{working_name} | None"):
+            return (
+                f"None if {{v}} is None else thaw_{working_name}({{v}})",
+                f"None if {{v}} is None else freeze_{working_name}({{v}})",
+            )
+    list_of = re.fullmatch(r"list\[(.+)\]", working_type)
+    if list_of is not None:
+        item = list_of.group(1)
+        if (m := _TUPLE.fullmatch(frozen_type)) is not None and m.group(1) == item:
+            return "list({v})", "tuple({v})"
+        if (m := _PAIR.fullmatch(frozen_type)) is not None and m.group(1) == item:
+            return "list({v})", "({v}[0], {v}[1])"
+    raise TypeError(f"{name}: no copy between {frozen_type} (frozen) and {working_type} (working)")
+
+
+def _declared(working: type[Any]) -> list[tuple[str, str, Any]]:
+    """(name, type, default) of each field of a mirror: an attrs class, or a plain one with ``__slots__``."""
+    if attrs.has(working):
+        out = []
+        for a in attrs.fields(working):
+            factory = getattr(a.default, "factory", None)  # an attrs.Factory
+            default = factory() if callable(factory) else a.default
+            out.append((a.name, str(a.type), tuple(default) if isinstance(default, list) else default))
+        return out
+    names = tuple(working.__annotations__)
+    if getattr(working, "__slots__", None) != names:
+        raise TypeError(f"{working.__name__}.__slots__ must be its annotated fields: {names}")
+    return [(name, str(t), attrs.NOTHING) for name, t in working.__annotations__.items()]
+
+
+def _mirror(working: type[Any], frozen: type, *, nested: dict[str, str] | None = None, sheet: str | None = None) -> str:
+    """Check ``working`` against ``frozen`` field by field; the source of its ``thaw`` and ``freeze``.
+
+    ``sheet`` names a field that ``freeze(sheet=False)`` leaves at its
+    default instead of copying it.
+    """
+    fields = attrs.fields(frozen)
+    names = tuple(a.name for a in fields)
+    mine = _declared(working)
+    if tuple(name for name, _t, _d in mine) != names:
+        raise TypeError(f"{working.__name__} must declare exactly the fields of {frozen.__name__}, in order: {names}")
+    thaw_lines, freeze_args = [], []
+    for a, (_name, working_type, default) in zip(fields, mine):
+        to_work, to_frozen = _copies(a.name, str(a.type), working_type, nested or {})
+        if default is not attrs.NOTHING and default != a.default:
+            raise TypeError(f"{working.__name__}.{a.name}: the default is not {frozen.__name__}'s ({a.default!r})")
+        thaw_lines.append(f"    w.{a.name} = " + to_work.format(v=f"f.{a.name}"))
+        expr = to_frozen.format(v=f"w.{a.name}")
+        freeze_args.append(f"({expr}) if sheet else {a.default!r}" if a.name == sheet else expr)
+    w, f = working.__name__, frozen.__name__
+    return (
+        f"def thaw_{w}(f):\n    w = _new({w})\n" + "\n".join(thaw_lines) + "\n    return w\n\n\n"
+        f"def freeze_{w}(w{', *, sheet=True' if sheet else ''}):\n"
+        f"    return {f}({', '.join(freeze_args)})\n\n\n"
+    )
+
+
+def _install(*mirrors: tuple[type[Any], type]) -> str:
+    """Give each working class its generated ``thaw`` and ``freeze``; the source, for a reader of a traceback.
+
+    One ``compile`` for all: at start-up, compiling is what costs.
+    """
+    source = "".join(
+        _mirror(working, frozen, nested={"HandState": "WorkingHand"}, sheet="hands" if working is WorkingMatch else None)
+        for working, frozen in mirrors
+    )
+    scope: dict[str, Any] = {"_new": object.__new__}
+    for working, frozen in mirrors:
+        scope[working.__name__], scope[frozen.__name__] = working, frozen
+    exec(compile(source, "<ginlog.play.working: generated>", "exec"), scope)  # our own text, from the declarations
+    # The TYPE_CHECKING stubs in the classes declare these for the type checker.
+    for working, _frozen in mirrors:
+        setattr(working, "thaw", staticmethod(scope[f"thaw_{working.__name__}"]))
+        setattr(working, "freeze", scope[f"freeze_{working.__name__}"])
+    return source
+
+
+#: The generated copies, as text.
+SOURCE: Final = _install((WorkingHand, HandState), (WorkingMatch, MatchState))
+
+
 def thaw(state: MatchState) -> WorkingMatch:
     """A working copy of ``state``; editing it leaves ``state`` as it was."""
-    hand = state.hand
-    return WorkingMatch(
-        state.players, state.rules, state.tally, state.phase, state.dealer, list(state.hands),
-        None if hand is None else WorkingHand.thaw(hand), state.first_dealer_how, state.abandoned, state.title,
-        state.tool,
-    )
+    return WorkingMatch.thaw(state)

@@ -1270,7 +1270,17 @@ def _positions(m: Match) -> Iterator[tuple[int, Timeline, Event | None]]:
 def _held(tl: Timeline, player: str) -> list[Card]:
     h = tl.state.hand
     assert h is not None
-    return mask_cards(h.known[tl.state.index(player)])
+    return mask_cards(h.known[tl.state.seat(player)])
+
+
+def _name(tl: Timeline, seat: int) -> str:
+    """The state says who by seat; an event says it by name."""
+    return tl.state.players[seat]
+
+
+def _other(tl: Timeline, name: str) -> str:
+    a, b = tl.state.players
+    return b if name == a else a
 
 
 def _other_card(rng: random.Random, *avoid: Card | None) -> Card:
@@ -1285,7 +1295,7 @@ def _c_turn_order(m: Match, rng: random.Random) -> Iterator[Cand]:
         h = tl.state.hand
         if h is None or h.phase not in ("offer", "draw", "discard"):
             continue
-        other = tl.state.other(h.turn)
+        other = _name(tl, 1 - h.turn)
         if h.phase == "discard":
             yield k, CardDiscarded(player=other, card=rng.choice(DECK)), "discard out of turn"
         else:
@@ -1298,11 +1308,11 @@ def _c_upcard_offer(m: Match, rng: random.Random) -> Iterator[Cand]:
         if h is None:
             continue
         if h.phase == "offer":
-            yield k, CardDrawn(player=h.turn, source="stock"), "stock during the offer"
+            yield k, CardDrawn(player=_name(tl, h.turn), source="stock"), "stock during the offer"
         elif h.phase == "draw" and h.passes == 2 and h.stock == 31:
-            yield k, CardDrawn(player=h.turn, source="pile"), "pile after both passed"
+            yield k, CardDrawn(player=_name(tl, h.turn), source="pile"), "pile after both passed"
         elif h.phase == "draw":
-            yield k, UpcardPassed(player=h.turn), "pass after the offer"
+            yield k, UpcardPassed(player=_name(tl, h.turn)), "pass after the offer"
 
 
 def _c_draw_first(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1310,17 +1320,17 @@ def _c_draw_first(m: Match, rng: random.Random) -> Iterator[Cand]:
         h = tl.state.hand
         if h is None or h.phase not in ("offer", "draw"):
             continue
-        held = _held(tl, h.turn) or list(DECK)
+        held = _held(tl, _name(tl, h.turn)) or list(DECK)
         card = rng.choice(held)
         cls = rng.choice((CardDiscarded, Knocked, Gin))
-        yield k, cls(player=h.turn, card=card), f"{cls.__name__} before drawing"
+        yield k, cls(player=_name(tl, h.turn), card=card), f"{cls.__name__} before drawing"
 
 
 def _c_draw_twice(m: Match, rng: random.Random) -> Iterator[Cand]:
     for k, tl, _ in _positions(m):
         h = tl.state.hand
         if h is not None and h.phase == "discard":
-            yield k, CardDrawn(player=h.turn, source=rng.choice(("stock", "pile"))), "second draw"
+            yield k, CardDrawn(player=_name(tl, h.turn), source=rng.choice(("stock", "pile"))), "second draw"
 
 
 def _c_discard_taken(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1330,7 +1340,7 @@ def _c_discard_taken(m: Match, rng: random.Random) -> Iterator[Cand]:
         h = tl.state.hand
         if h is not None and h.phase == "discard" and h.taken is not None:
             cls = rng.choice((CardDiscarded, CardDiscarded, Knocked))
-            yield k, cls(player=h.turn, card=h.taken), f"{cls.__name__} of the card taken"
+            yield k, cls(player=_name(tl, h.turn), card=h.taken), f"{cls.__name__} of the card taken"
 
 
 def _c_card_elsewhere(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1339,12 +1349,12 @@ def _c_card_elsewhere(m: Match, rng: random.Random) -> Iterator[Cand]:
         if h is None or h.phase != "discard":
             continue
         if h.pile:
-            yield k, CardDiscarded(player=h.turn, card=rng.choice(h.pile)), "discard a card on the pile"
-        other = _held(tl, tl.state.other(h.turn))
+            yield k, CardDiscarded(player=_name(tl, h.turn), card=rng.choice(h.pile)), "discard a card on the pile"
+        other = _held(tl, _name(tl, 1 - h.turn))
         if other:
-            yield k, CardDiscarded(player=h.turn, card=rng.choice(other)), "discard a card in the other hand"
+            yield k, CardDiscarded(player=_name(tl, h.turn), card=rng.choice(other)), "discard a card in the other hand"
         if h.stock_order:
-            yield k, Knocked(player=h.turn, card=rng.choice(h.stock_order)), "knock with a card still in the stock"
+            yield k, Knocked(player=_name(tl, h.turn), card=rng.choice(h.stock_order)), "knock with a card still in the stock"
 
 
 def _c_card_not_held(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1356,14 +1366,14 @@ def _c_card_not_held(m: Match, rng: random.Random) -> Iterator[Cand]:
             continue
         unknown = mask_cards(ALL_CARDS & ~h.placed_mask())
         if unknown:
-            yield k, CardDiscarded(player=h.turn, card=rng.choice(unknown)), "discard a card from the stock"
+            yield k, CardDiscarded(player=_name(tl, h.turn), card=rng.choice(unknown)), "discard a card from the stock"
 
 
 def _c_stock_order(m: Match, rng: random.Random) -> Iterator[Cand]:
     for k, tl, _ in _positions(m):
         h = tl.state.hand
         if h is not None and h.phase == "draw" and h.stock_order:
-            yield k, CardDrawn(player=h.turn, source="stock", card=_other_card(rng, h.stock_order[0])), "wrong stock card"
+            yield k, CardDrawn(player=_name(tl, h.turn), source="stock", card=_other_card(rng, h.stock_order[0])), "wrong stock card"
 
 
 def _c_pile_top(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1371,7 +1381,7 @@ def _c_pile_top(m: Match, rng: random.Random) -> Iterator[Cand]:
         h = tl.state.hand
         if h is None or not h.pile or h.phase not in ("offer", "draw") or (h.phase == "draw" and h.passes == 2 and h.stock == 31):
             continue
-        yield k, CardDrawn(player=h.turn, source="pile", card=_other_card(rng, h.pile[-1])), "wrong pile card"
+        yield k, CardDrawn(player=_name(tl, h.turn), source="pile", card=_other_card(rng, h.pile[-1])), "wrong pile card"
 
 
 def _c_knock_limit(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1379,15 +1389,15 @@ def _c_knock_limit(m: Match, rng: random.Random) -> Iterator[Cand]:
         h = tl.state.hand
         if h is None or h.phase != "discard":
             continue
-        i = tl.state.index(h.turn)
-        held = [c for c in _held(tl, h.turn) if c != h.taken or m.rules.may_discard_taken_card]
+        i = h.turn
+        held = [c for c in _held(tl, _name(tl, h.turn)) if c != h.taken or m.rules.may_discard_taken_card]
         if h.knock_limit == 0 and held:
-            yield k, Knocked(player=h.turn, card=rng.choice(held)), "knock under an Oklahoma ace"
+            yield k, Knocked(player=_name(tl, h.turn), card=rng.choice(held)), "knock under an Oklahoma ace"
         if m.mode != "full":
             continue
         over = [c for c in held if deadwood_of_mask(h.known[i] & ~c.bit) > h.knock_limit]
         if over:
-            yield k, Knocked(player=h.turn, card=rng.choice(over)), "knock over the limit"
+            yield k, Knocked(player=_name(tl, h.turn), card=rng.choice(over)), "knock over the limit"
 
 
 def _c_not_gin(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1399,13 +1409,13 @@ def _c_not_gin(m: Match, rng: random.Random) -> Iterator[Cand]:
             yield k, HandResultOnly(how="gin", out=out, knocker_deadwood=rng.randrange(1, 11), defender_deadwood=20, upcard=nxt.upcard), "score pad gin with deadwood"
         if h is None or h.phase != "discard" or m.mode != "full":
             continue
-        i = st.index(h.turn)
-        held = [c for c in _held(tl, h.turn) if c != h.taken or m.rules.may_discard_taken_card]
+        i = h.turn
+        held = [c for c in _held(tl, _name(tl, h.turn)) if c != h.taken or m.rules.may_discard_taken_card]
         dead = [c for c in held if deadwood_of_mask(h.known[i] & ~c.bit) > 0]
         if dead:
-            yield k, Gin(player=h.turn, card=rng.choice(dead)), "gin with deadwood"
+            yield k, Gin(player=_name(tl, h.turn), card=rng.choice(dead)), "gin with deadwood"
         if m.rules.big_gin_bonus is not None and deadwood_of_mask(h.known[i]) > 0:
-            yield k, BigGin(player=h.turn), "big gin with deadwood"
+            yield k, BigGin(player=_name(tl, h.turn)), "big gin with deadwood"
 
 
 def _c_big_gin_off(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1415,7 +1425,7 @@ def _c_big_gin_off(m: Match, rng: random.Random) -> Iterator[Cand]:
         st = tl.state
         h = st.hand
         if h is not None and h.phase in ("offer", "draw", "discard"):
-            yield k, BigGin(player=h.turn), f"big gin in phase {h.phase}"
+            yield k, BigGin(player=_name(tl, h.turn)), f"big gin in phase {h.phase}"
         if st.phase == "ready" and isinstance(nxt, HandDealt):
             yield k, HandResultOnly(how="big_gin", out=rng.choice(st.players), defender_deadwood=30, upcard=nxt.upcard), "score pad big gin"
 
@@ -1506,7 +1516,7 @@ def _c_duplicate_card(m: Match, rng: random.Random) -> Iterator[Cand]:
 def _c_dealer(m: Match, rng: random.Random) -> Iterator[Cand]:
     for k, tl, nxt in _positions(m):
         if isinstance(nxt, HandDealt):
-            yield k, attrs.evolve(nxt, dealer=tl.state.other(nxt.dealer)), "the wrong dealer"
+            yield k, attrs.evolve(nxt, dealer=_other(tl, nxt.dealer)), "the wrong dealer"
 
 
 def _c_match_over(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1515,7 +1525,7 @@ def _c_match_over(m: Match, rng: random.Random) -> Iterator[Cand]:
     if st.phase != "over":
         return
     p = rng.choice(st.players)
-    yield k, HandDealt(dealer=st.dealer or p, upcard=rng.choice(DECK)), "deal after the end"
+    yield k, HandDealt(dealer=p if st.dealer is None else st.players[st.dealer], upcard=rng.choice(DECK)), "deal after the end"
     yield k, CardDrawn(player=p, source="stock"), "draw after the end"
     yield k, MatchAbandoned(reason="too late"), "abandon after the end"
     yield k, HandResultOnly(how="void"), "score pad hand after the end"
@@ -1537,7 +1547,7 @@ def _c_points_mismatch(m: Match, rng: random.Random) -> Iterator[Cand]:
             ev = HandResultOnly(how="knock", out=out, knocker_deadwood=rng.randrange(0, limit + 1), defender_deadwood=rng.randrange(0, 60), upcard=nxt.upcard)
         score = apply(tl, ev, k + 1).state.hands[-1].score
         if score.winner is not None and rng.random() < 0.4:
-            yield k, attrs.evolve(ev, points=score.points, winner=st.other(score.winner)), f"{how}: the wrong winner"
+            yield k, attrs.evolve(ev, points=score.points, winner=st.players[1 - score.winner]), f"{how}: the wrong winner"
         else:
             yield k, attrs.evolve(ev, points=score.points + rng.randrange(1, 30)), f"{how}: the wrong points"
 
@@ -1569,7 +1579,7 @@ def _c_hand_in_progress(m: Match, rng: random.Random) -> Iterator[Cand]:
     for k, tl, _ in _positions(m):
         h = tl.state.hand
         if h is not None:
-            yield k, HandDealt(dealer=h.dealer, upcard=rng.choice(DECK)), "deal during a hand"
+            yield k, HandDealt(dealer=_name(tl, h.dealer), upcard=rng.choice(DECK)), "deal during a hand"
 
 
 def _c_no_hand(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1590,7 +1600,7 @@ def _c_show_early(m: Match, rng: random.Random) -> Iterator[Cand]:
     for k, tl, _ in _positions(m):
         h = tl.state.hand
         if h is not None and h.phase in ("draw", "discard"):
-            yield k, HandShown(player=h.turn, cards=tuple(sorted(rng.sample(DECK, 10)))), f"show in phase {h.phase}"
+            yield k, HandShown(player=_name(tl, h.turn), cards=tuple(sorted(rng.sample(DECK, 10)))), f"show in phase {h.phase}"
 
 
 def _c_deal(m: Match, rng: random.Random) -> Iterator[Cand]:
