@@ -25,11 +25,10 @@ import pytest
 from typer.testing import CliRunner
 
 from ginlog import __version__
-from ginlog.log import store
 from ginlog.log import events as E
 from ginlog.app.cli import build_app
-from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
 from ginlog.match.matchfile import read_match
+from ginlog.match.session import MatchSession
 from ginlog.play.reducer import fold
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
@@ -112,9 +111,8 @@ def assert_one_line_error(stderr: str, path: str | None = None, rule: str | None
 
 
 def write_events(path: Path, events: Sequence[E.Event]) -> Path:
-    """A match file holding ``events``, written through the store."""
-    store.create(path, event_type(events[0]), SCHEMA_VERSION, event_fields(events[0]))
-    store.append_many(path, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events[1:]], expect=1)
+    """A match file holding ``events``, written through the session (every event checked)."""
+    MatchSession.write(path, events)
     return path
 
 

@@ -1,4 +1,4 @@
-"""Match files: read one into states (collecting every problem), or append a checked event.
+"""Match files: read one into states (collecting every problem); writing is :mod:`ginlog.match.session`'s.
 
 This is the seam between the log store (bytes, lines, the hash chain) and the
 pure core (events, the reducer). Reading drives the reducer line by line and,
@@ -9,9 +9,9 @@ file, line and event number, the bad event is skipped, and reading goes on.
 >>> import tempfile, os
 >>> from ginlog.game.rules import preset
 >>> path = os.path.join(tempfile.mkdtemp(), "m.jsonl")
->>> _ = new_match(path, ("Ann", "Bob"), preset("standard"))
+>>> from ginlog.match.session import MatchSession
 >>> from ginlog.log.events import FirstDealer
->>> r = append_event(path, FirstDealer(dealer="Ann", how="agreed"))
+>>> _ = MatchSession.create(path, ("Ann", "Bob"), preset("standard")).append([FirstDealer(dealer="Ann", how="agreed")])
 >>> report = read_match(path)
 >>> report.ok, report.state.phase, report.lines
 (True, 'ready', 2)
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import BinaryIO, Final
 
 import attrs
@@ -29,20 +29,17 @@ import attrs
 from ginlog.log import store
 from ginlog.errors import EventError, GinlogError, IllegalMove, IntegrityError
 from ginlog.log.events import (
-    SCHEMA_VERSION,
     Correction,
     Event,
     MatchStarted,
-    event_fields,
     event_from_body,
     event_from_line,
     event_type,
 )
 from ginlog.play.reducer import Fold, Rewind, apply, start
-from ginlog.game.rules import Rules
 from ginlog.play.state import MatchState, Timeline
 
-__all__ = ["Step", "MatchReport", "iter_steps", "read_match", "new_match", "append_event", "append_events"]
+__all__ = ["Step", "MatchReport", "iter_steps", "read_match"]
 
 Source = str | os.PathLike[str] | BinaryIO
 
@@ -275,53 +272,3 @@ def _read_match(source: Source, collect: bool, label: str, upto: int | None, anc
     if fold is None:
         return MatchReport(label, None, tuple(errors), lines, head)
     return MatchReport(label, fold.state, tuple(errors), lines, head, fold.rewind())
-
-
-def new_match(
-    path: str | os.PathLike[str], players: tuple[str, str], rules: Rules, *, title: str | None = None
-) -> Timeline:
-    """Create a match file (refusing to overwrite) and return its first timeline."""
-    event = MatchStarted(players=players, rules=rules, title=title)
-    store.create(path, "match_started", SCHEMA_VERSION, event_fields(event))
-    return start(event, 1)
-
-
-def append_events(
-    path: str | os.PathLike[str],
-    events: Iterable[Event | Callable[[Timeline], Sequence[Event]]],
-) -> tuple[Timeline, list[store.Line]]:
-    """Check ``events`` in turn against the file's current state; write them only if all are legal.
-
-    An item may also be a function of the timeline so far that returns events
-    (how the CLI turns typed entries into events: ``discard 7h`` needs to know
-    whose turn it is after the entries before it). The file is read (and
-    checked) first; a file with any problem is not appended to. Nothing is
-    written unless every event is legal, and the write states the event it
-    expects to follow, so a concurrent writer gets a
-    :class:`~ginlog.errors.Conflict` instead of a fork.
-    """
-    label = os.fsdecode(path)
-    report = read_match(path)
-    tl = report.timeline
-    assert tl is not None
-    seq = report.lines
-    items = []
-    for item in events:
-        try:
-            batch = item(tl) if callable(item) else (item,)
-        except GinlogError as exc:
-            raise exc.at(path=label) from None
-        for event in batch:
-            seq += 1
-            try:
-                tl = apply(tl, event, seq)
-            except GinlogError as exc:
-                raise exc.at(path=label, line=seq, seq=seq) from None
-            items.append((event_type(event), SCHEMA_VERSION, event_fields(event)))
-    lines = store.append_many(path, items, expect=report.lines)
-    return tl, lines
-
-
-def append_event(path: str | os.PathLike[str], event: Event) -> Timeline:
-    """Append one event after checking it; return the new timeline."""
-    return append_events(path, [event])[0]
