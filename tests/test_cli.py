@@ -233,6 +233,27 @@ def test_play_help_through_the_executable_reaches_typer(tmp_path: Path) -> None:
     assert not (tmp_path / "x.jsonl").exists()
 
 
+def test_commands_are_plain_functions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command can be called directly, its options defaulting as on the command line."""
+    import typer
+
+    from ginlog.app.cli import read, record
+
+    path = str(tmp_path / "m.jsonl")
+    record.new(path, ["Ann", "Bob"])
+    assert capsys.readouterr().out == f"{path}: new match, Ann v Bob, rules standard\n"
+    with pytest.raises(typer.Exit) as info:
+        record.play(path, HAND[:2])
+    assert info.value.exit_code == 0
+    assert capsys.readouterr().out == f"{path}: 2 event(s) appended, now at event 3\n"
+    read.score(path, json_=True)
+    assert json.loads(capsys.readouterr().out)["totals"] == {"Ann": 0, "Bob": 0}
+    with pytest.raises(SystemExit) as exit_info:
+        record.play(path, ["discard 7h"])  # Bob's upcard offer: take or pass
+    assert exit_info.value.code == 1
+    assert_one_line_error(capsys.readouterr().err, path=path, need_line=True, need_event=True)
+
+
 # ---------------------------------------------------------------------------
 # new
 
