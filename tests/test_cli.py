@@ -25,11 +25,10 @@ import pytest
 from typer.testing import CliRunner
 
 from ginlog import __version__
-from ginlog.log import writer
 from ginlog.log import events as E
 from ginlog.app.cli import build_app
-from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
 from ginlog.match.reading import read_match
+from ginlog.match.session import MatchSession
 from ginlog.play.reducer import fold
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
@@ -112,9 +111,8 @@ def assert_one_line_error(stderr: str, path: str | None = None, rule: str | None
 
 
 def write_events(path: Path, events: Sequence[E.Event]) -> Path:
-    """A match file holding ``events``, written through the store."""
-    writer.create(path, event_type(events[0]), SCHEMA_VERSION, event_fields(events[0]))
-    writer.append_many(path, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events[1:]], expect=1)
+    """A match file holding ``events``, written through the session (every event checked)."""
+    MatchSession.write(path, events)
     return path
 
 
@@ -242,6 +240,27 @@ def test_play_help_through_the_executable_reaches_typer(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     assert "Example" in p.stdout and "all entries are legal" in p.stdout.replace("\n", " ").replace("  ", " ")
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_commands_are_plain_functions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command can be called directly, its options defaulting as on the command line."""
+    import typer
+
+    from ginlog.app.cli import read, record
+
+    path = str(tmp_path / "m.jsonl")
+    record.new(path, ["Ann", "Bob"])
+    assert capsys.readouterr().out == f"{path}: new match, Ann v Bob, rules standard\n"
+    with pytest.raises(typer.Exit) as info:
+        record.play(path, HAND[:2])
+    assert info.value.exit_code == 0
+    assert capsys.readouterr().out == f"{path}: 2 event(s) appended, now at event 3\n"
+    read.score(path, json_=True)
+    assert json.loads(capsys.readouterr().out)["totals"] == {"Ann": 0, "Bob": 0}
+    with pytest.raises(SystemExit) as exit_info:
+        record.play(path, ["discard 7h"])  # Bob's upcard offer: take or pass
+    assert exit_info.value.code == 1
+    assert_one_line_error(capsys.readouterr().err, path=path, need_line=True, need_event=True)
 
 
 # ---------------------------------------------------------------------------

@@ -5,19 +5,22 @@ with its place, and one bad file never stops the run. Files are independent,
 so ``jobs > 1`` spreads them over processes.
 
 >>> import tempfile, os
->>> from ginlog.match.matchfile import new_match
+>>> from ginlog.match.session import MatchSession
 >>> from ginlog.game.rules import preset
 >>> folder = tempfile.mkdtemp()
->>> _ = new_match(os.path.join(folder, "a.jsonl"), ("Ann", "Bob"), preset("standard"))
->>> [r.ok for r in audit_paths([folder])]
+>>> _ = MatchSession.create(os.path.join(folder, "a.jsonl"), ("Ann", "Bob"), preset("standard"))
+>>> results = list(audit_paths([folder]))
+>>> [r.ok for r in results]
 [True]
+>>> summarize(results)["events"], summarize(results)["finished"]
+(1, 0)
 """
 
 from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,7 @@ import attrs
 
 from ginlog.errors import GinlogError, StoreError
 
-__all__ = ["FileAudit", "expand_paths", "audit_file", "audit_files", "audit_paths"]
+__all__ = ["FileAudit", "expand_paths", "audit_file", "audit_files", "audit_paths", "summarize", "error_line"]
 
 
 @attrs.frozen
@@ -152,3 +155,52 @@ def audit_files(files: list[str], *, jobs: int = 1, anchor: str | None = None) -
     ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     with ctx.Pool(jobs) as pool:
         yield from pool.imap(_audit_one, work, chunksize=max(1, min(64, len(work) // (jobs * 8) or 1)))
+
+
+#: The hand outcomes, in the order a summary lists them.
+OUTCOMES = ("knock", "undercut", "gin", "big_gin", "void")
+
+
+def summarize(results: Sequence[FileAudit]) -> dict[str, Any]:
+    """The audit's summary (its JSON shape is in the README): counts of files, events, hands, outcomes, problems by rule."""
+    bad = sum(1 for r in results if not r.ok)
+    return {
+        "files": len(results),
+        "ok": len(results) - bad,
+        "invalid": bad,
+        "events": sum(r.events for r in results),
+        "hands": sum(r.hands for r in results),
+        "finished": sum(1 for r in results if r.phase == "over"),
+        "outcomes": _sum_outcomes(results),
+        "errors_by_rule": _count_rules(results),
+    }
+
+
+def _sum_outcomes(results: Sequence[FileAudit]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in results:
+        for k, v in r.outcomes.items():
+            counts[k] = counts.get(k, 0) + v
+    return {k: counts[k] for k in OUTCOMES if k in counts}
+
+
+def _count_rules(results: Sequence[FileAudit]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for r in results:
+        for e in r.errors:
+            counts[e["rule"]] = counts.get(e["rule"], 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def error_line(e: dict[str, Any]) -> str:
+    """One problem of :attr:`FileAudit.errors` as the CLI prints it: ``FILE:LINE: event N: message [rule]``.
+
+    >>> error_line({"file": "m.jsonl", "line": 12, "event": 12, "message": "it is Ann's turn", "rule": "turn-order"})
+    "m.jsonl:12: event 12: it is Ann's turn [turn-order]"
+    """
+    where = e["file"] or ""
+    if e.get("line") is not None:
+        where += f":{e['line']}"
+    if e.get("event") is not None:
+        where += f": event {e['event']}"
+    return f"{where}: {e['message']} [{e['rule']}]"

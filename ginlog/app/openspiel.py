@@ -290,8 +290,7 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
 
 def import_file(path: str | os.PathLike[str], outdir: str | os.PathLike[str]) -> Path:
     """Import one record file to ``OUTDIR/<stem>.jsonl``; refuse to overwrite."""
-    from ginlog.log import writer
-    from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
+    from ginlog.match.session import MatchSession
 
     src = Path(path)
     name = str(src)
@@ -302,9 +301,7 @@ def import_file(path: str | os.PathLike[str], outdir: str | os.PathLike[str]) ->
     params, actions, _ = parse_record(text, name)
     events = record_events(params, actions, name)
     out = Path(outdir) / (src.stem + ".jsonl")
-    first, *rest = events
-    writer.create(out, event_type(first), SCHEMA_VERSION, event_fields(first))
-    writer.append_many(out, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in rest], expect=1)
+    MatchSession.write(out, events)
     return out
 
 

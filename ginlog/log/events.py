@@ -69,6 +69,7 @@ __all__ = [
     "MatchAbandoned",
     "event_type",
     "event_fields",
+    "event_item",
     "event_from_fields",
     "event_from_line",
     "LineDecoder",
@@ -485,6 +486,15 @@ def event_fields(event: Event) -> dict[str, Any]:
             {"title": event.title} if event.title is not None else {}
         )
     return out
+
+
+def event_item(event: Event) -> tuple[str, int, dict[str, Any]]:
+    """The ``(type, v, fields)`` a writer hands the store for one event, in this code's schema version.
+
+    >>> event_item(Note(text="hello"))
+    ('note', 2, {'text': 'hello'})
+    """
+    return (event_type(event), SCHEMA_VERSION, event_fields(event))
 
 
 def event_from_fields(type_: str, fields: Mapping[str, Any]) -> Event:

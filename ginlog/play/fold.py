@@ -127,7 +127,7 @@ class Fold:
         the fold is then as after the events before it. The same as
         :meth:`apply` on each event, with the bookkeeping done once per stretch
         between snapshots instead of once per event: this is the replay's
-        inner loop (see :class:`ginlog.log.store.KnownRun`).
+        inner loop (see :class:`ginlog.log.reader.Run`).
         """
         i, end = start, len(events)
         while i < end:
