@@ -27,7 +27,7 @@ BIN = Path(sys.executable).parent
 
 SETUP_COMMANDS = (
     "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/ginlog score sample_games/standard-match.jsonl",
-    "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest",
+    "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/mypy && .venv/bin/lint-imports && .venv/bin/python -m pytest",
 )
 
 
