@@ -468,6 +468,31 @@ def write_invalid(out: Path) -> dict[str, dict[str, Any]]:
     return {name: {**expected[name], "what": notes[name]} for name in sorted(expected)}
 
 
+def write_hollywood(out: Path) -> str:
+    """Hollywood scoring: Jack is shut out of game 1, so his first win is entered in game 2."""
+    w = Writer(out / "hollywood-match.jsonl", ("Iris", "Jack"), preset("hollywood"),
+               "Sample: Hollywood scoring, three games at once", "2026-03-10T20:00:00")
+    w.next_seed = 30_000
+    w.add(FirstDealer(dealer="Jack", how="agreed"))
+
+    def won_by(name: str) -> Callable[[FinishedHand, list[Event]], bool]:
+        return lambda fh, ev: who(w.state.players, fh.score.winner) == name
+
+    while not w.state.tally.hollywood_games(w.state.rules)[0].closed:
+        w.add(*find_hand(w, won_by("Iris")))
+    w.add(*find_hand(w, won_by("Jack")))
+    while w.state.phase == "ready":
+        w.add(*find_hand(w, lambda fh, ev: outcome(fh) != "void"))
+    st = w.state
+    games = "; ".join(
+        f"game {i} to {who(st.players, g.winner)} {named(st.players, g.final_totals(st.rules))}"
+        for i, g in enumerate(st.tally.games, start=1)
+    )
+    return (f"whole match, hollywood (three games at once), full information, Jack shut out of game 1 "
+            f"(his first win goes to game 2): {sheet(st)}; {games}; "
+            f"{winner_name(st)} wins {named(st.players, st.totals())}")
+
+
 # ---------------------------------------------------------------------------
 # Checks and README
 
@@ -508,6 +533,7 @@ def main(argv: list[str]) -> int:
         "modern-match.jsonl": write_modern(out),
         "table-view-match.jsonl": write_table_view(out),
         "score-pad-match.jsonl": write_score_pad(out),
+        "hollywood-match.jsonl": write_hollywood(out),
     }
     for name in valid:
         check_valid(out / name)

@@ -205,18 +205,18 @@ def _documented_knobs() -> dict[str, object]:
 
 
 def test_knob_table_defaults_match_the_standard_preset() -> None:
-    from ginlog.game.rules import preset, rules_to_dict
+    from ginlog.game.rules import all_knobs, preset
 
-    actual = rules_to_dict(preset("standard"))
+    actual = all_knobs(preset("standard"))
     documented = _documented_knobs()
     assert len(documented) >= 17
     assert {k: actual.get(k, "<not a knob>") for k in documented} == documented
 
 
 def test_knob_table_lists_every_knob() -> None:
-    from ginlog.game.rules import preset, rules_to_dict
+    from ginlog.game.rules import all_knobs, preset
 
-    assert sorted(set(rules_to_dict(preset("standard"))) - set(_documented_knobs())) == []
+    assert sorted(set(all_knobs(preset("standard"))) - set(_documented_knobs())) == []
 
 
 def test_commands_table_names_real_commands() -> None:

@@ -78,7 +78,7 @@ def new_event_at_end(lines: Lines) -> None:
 
 
 def new_knob(lines: Lines) -> None:
-    lines[0]["rules"]["hollywood"] = True
+    lines[0]["rules"]["round_the_corner"] = True
 
 
 def new_field(lines: Lines) -> None:
@@ -142,7 +142,7 @@ def test_an_unknown_knob_from_a_newer_ginlog(app: Any, match: Lines, tmp_path: P
     path = rewrite(match, tmp_path / "knob.jsonl", both(new_knob, started_by(NEWER)))
     msg = validate_error(app, path, "unknown-knob")
     assert msg == (
-        f"match_started: rules: unknown rule knob 'hollywood' "
+        f"match_started: rules: unknown rule knob 'round_the_corner' "
         f"(the file was started by {NEWER}; this is {THIS}: upgrade ginlog to read it)"
     )
 
@@ -153,7 +153,7 @@ def test_an_unknown_knob_without_a_tool(app: Any, match: Lines, tmp_path: Path) 
 
     path = rewrite(match, tmp_path / "knob.jsonl", both(new_knob, no_tool))
     msg = validate_error(app, path, "unknown-knob")
-    assert msg.endswith(f"'hollywood' (this is {THIS}: a newer ginlog may know it)")
+    assert msg.endswith(f"'round_the_corner' (this is {THIS}: a newer ginlog may know it)")
 
 
 def test_an_unknown_field_from_a_newer_ginlog(app: Any, match: Lines, tmp_path: Path) -> None:
@@ -211,5 +211,9 @@ def test_the_knobs_recorded_in_full_are_schema_2s() -> None:
         "shutout_bonus", "oklahoma", "upcard_take_limit", "void_on_upcard_loop", "wall_knock", "layoff_chain_limit",
     }
     for rules in PRESETS.values():
-        assert set(rules_to_dict(rules)) == SCHEMA_2_KNOBS
+        # hollywood came after schema 2: recorded only where it is on (the hollywood preset)
+        later = {"hollywood"} if rules.hollywood is not None else set()
+        assert set(rules_to_dict(rules)) == SCHEMA_2_KNOBS | later
         assert rules_from_dict(rules_to_dict(rules)) == rules
+    assert "hollywood" not in rules_to_dict(PRESETS["standard"])
+    assert rules_to_dict(PRESETS["hollywood"])["hollywood"] == {"shut_out_moves_on": True}

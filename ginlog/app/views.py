@@ -8,8 +8,8 @@ suit symbols (``10♥``) for people and canonical text (``TH``) in JSON.
 >>> from ginlog.game.rules import preset
 >>> state = fold(simulate_match(preset("standard"), seed=3)).state
 >>> sheet = score_json(state, head=None)
->>> sorted(sheet)[:4], sheet["winner"] in state.players
-(['bonuses', 'complete', 'hands', 'head'], True)
+>>> sorted(sheet)[:5], sheet["winner"] in state.players, sheet["games"]
+(['bonuses', 'complete', 'games', 'hands', 'head'], True, [])
 
 The state says who by seat (0, 1); these views are where seats become names
 (``state.players[seat]``), so a name shown is always one of the match's two.
@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, assert_never
 
+from ginlog.game.bonuses import FinalBonuses
 from ginlog.game.cards import Card, mask_cards
+from ginlog.game.scoring import Tally, running
 from ginlog.game.seats import OTHER, SEATS
 from ginlog.log.events import (
     BigGin,
@@ -44,10 +46,12 @@ from ginlog.play.state import FinishedHand, MatchState
 
 __all__ = [
     "pretty", "describe", "hand_summary", "table_text", "score_json", "score_rows", "score_line", "named",
-    "winner_name", "SCORE_JSON_KEYS",
+    "winner_name", "games_json", "SCORE_JSON_KEYS",
 ]
 
-SCORE_JSON_KEYS = ("players", "rules", "hands", "totals", "net", "winner", "bonuses", "head", "complete", "phase")
+SCORE_JSON_KEYS = (
+    "players", "rules", "hands", "totals", "net", "winner", "bonuses", "head", "complete", "phase", "games",
+)
 
 
 def pretty(cards: Iterable[Card]) -> str:
@@ -212,11 +216,29 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def score_rows(state: MatchState) -> list[dict[str, Any]]:
-    """One dict per finished hand, in the ``score --json`` shape: the seats named, here and only here."""
+def score_rows(state: MatchState, dates: Sequence[str | None] = ()) -> list[dict[str, Any]]:
+    """One dict per finished hand, in the ``score --json`` shape: the seats named, here and only here.
+
+    ``dates[i]`` is when hand ``i + 1``'s last line was written (its ``ts``;
+    :func:`ginlog.match.dated.read_dated` reads them), None when not known.
+    Under Hollywood scoring each row also says which games the hand scored in
+    (``in_games``: numbers 1 to 3) and the three games' running totals
+    (``game_totals``); both are ``[]`` otherwise.
+    """
+    return _rows(state, _tallies(state), dates)
+
+
+def _tallies(state: MatchState) -> list[Tally]:
+    """The tally after each finished hand, derived again from the hands' scores."""
+    return list(running(state.rules, (h.score for h in state.hands)))
+
+
+def _rows(state: MatchState, tallies: Sequence[Tally], dates: Sequence[str | None]) -> list[dict[str, Any]]:
     players = state.players
+    rules = state.rules
     rows = []
-    for h in state.hands:
+    previous = Tally().hollywood_games(rules)
+    for i, (h, tally) in enumerate(zip(state.hands, tallies)):
         s = h.score
         r = h.result
         net = dict.fromkeys(players, 0)
@@ -226,6 +248,9 @@ def score_rows(state: MatchState) -> list[dict[str, Any]]:
         deadwood = {}
         if r.out is not None:
             deadwood = {players[r.out]: r.knocker_deadwood, players[OTHER[r.out]]: r.defender_deadwood}
+        games = tally.hollywood_games(rules)
+        entered = [n for n, (g, b) in enumerate(zip(games, previous), start=1) if g.hands_won != b.hands_won]
+        previous = games
         rows.append(
             {
                 "number": h.number,
@@ -239,18 +264,56 @@ def score_rows(state: MatchState) -> list[dict[str, Any]]:
                 "recorded": h.recorded,
                 "totals": named(players, h.totals),
                 "void_reason": h.void_reason,
+                "date": dates[i] if i < len(dates) else None,
+                "in_games": entered,
+                "game_totals": [named(players, g.points) for g in games],
             }
         )
     return rows
 
 
-def score_json(state: MatchState, head: str | None) -> dict[str, Any]:
-    """The stable ``ginlog score --json`` shape (documented in the README)."""
+def _bonuses_json(players: Sequence[str], bonuses: FinalBonuses) -> dict[str, dict[str, int]]:
+    return {
+        "game": named(players, bonuses.game),
+        "boxes": named(players, bonuses.boxes),
+        "shutout": named(players, bonuses.shutout),
+    }
+
+
+def games_json(state: MatchState, tallies: Sequence[Tally] | None = None) -> list[dict[str, Any]]:
+    """Hollywood's three games for ``score --json`` (``[]`` when Hollywood is off).
+
+    Each: ``number`` (1 to 3), ``totals`` (hand points by player, bonuses
+    apart), ``bonuses`` (as the top level's, once the game is closed),
+    ``final`` (totals with those bonuses), ``winner`` (null while the game is
+    open) and ``closed_at`` (the number of the hand that closed it, or null).
+    """
+    players = state.players
+    rules = state.rules
+    tallies = _tallies(state) if tallies is None else tallies
+    out = []
+    for i, g in enumerate(state.tally.hollywood_games(rules)):
+        closed_at = next((h.number for h, t in zip(state.hands, tallies) if t.hollywood_games(rules)[i].closed), None) if g.closed else None
+        out.append(
+            {
+                "number": i + 1,
+                "totals": named(players, g.points),
+                "bonuses": _bonuses_json(players, g.bonuses(rules)),
+                "final": named(players, g.final_totals(rules)),
+                "winner": None if g.winner is None else players[g.winner],
+                "closed_at": closed_at,
+            }
+        )
+    return out
+
+
+def score_json(state: MatchState, head: str | None, dates: Sequence[str | None] = ()) -> dict[str, Any]:
+    """The stable ``ginlog score --json`` shape (documented in the README); ``dates`` as :func:`score_rows`'."""
     from ginlog.game.rules import rules_to_dict
 
     players = state.players
-    bonuses = state.tally.bonuses(state.rules)
-    rows = score_rows(state)
+    tallies = _tallies(state)
+    rows = _rows(state, tallies, dates)
     return {
         "players": list(players),
         "rules": rules_to_dict(state.rules),
@@ -258,12 +321,9 @@ def score_json(state: MatchState, head: str | None) -> dict[str, Any]:
         "totals": named(players, state.totals()),
         "net": {p: sum(r["net"][p] for r in rows) for p in players},
         "winner": winner_name(state),
-        "bonuses": {
-            "game": named(players, bonuses.game),
-            "boxes": named(players, bonuses.boxes),
-            "shutout": named(players, bonuses.shutout),
-        },
+        "bonuses": _bonuses_json(players, state.tally.bonuses(state.rules)),
         "head": head,
         "complete": state.phase == "over",
         "phase": state.phase,
+        "games": games_json(state, tallies),
     }

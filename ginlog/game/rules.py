@@ -28,10 +28,12 @@ from ginlog.errors import RulesError
 __all__ = [
     "Rules",
     "Oklahoma",
+    "Hollywood",
     "PRESETS",
     "preset",
     "with_knobs",
     "rules_to_dict",
+    "all_knobs",
     "rules_from_dict",
     "KNOB_HELP",
 ]
@@ -71,6 +73,25 @@ class Oklahoma:
 
 
 @attrs.frozen(kw_only=True)
+class Hollywood:
+    """Hollywood scoring: three games at once (the rules: :mod:`ginlog.game.hollywood`).
+
+    A player's first winning hand scores in game 1, the second in games 1 and
+    2, the third and later in every open game; each game closes at
+    ``game_target`` with its own game bonus, boxes and shutout (the other
+    knobs); the match is over when all three are closed. Source: the Hollywood
+    Gin rules of rummy-games.com (rules/hollywood-gin.html).
+
+    ``shut_out_moves_on``: "If a player was shut out in one game, his next
+    score is entered as the first score in the next game in progress" (the
+    source; true). False counts strictly: a player's n-th winning hand scores
+    only in the open games among games 1 to n.
+    """
+
+    shut_out_moves_on: bool = True
+
+
+@attrs.frozen(kw_only=True)
 class Rules:
     """Every rule value, with the how-to guide's choices as defaults."""
 
@@ -93,6 +114,7 @@ class Rules:
     void_on_upcard_loop: bool = False
     wall_knock: bool = False
     layoff_chain_limit: int | None = attrs.field(default=None, validator=_non_negative)
+    hollywood: Hollywood | None = None
 
     def knock_limit_for(self, first_upcard: Card) -> int:
         """The knock limit of a hand; under Oklahoma it comes from the first upcard.
@@ -140,6 +162,8 @@ KNOB_HELP: Final[dict[str, str]] = {
     "void_on_upcard_loop": "OpenSpiel: void when both players in turn take the upcard and discard it straight back",
     "wall_knock": "OpenSpiel: at the two-card stock the next player may still take the upcard to knock (else void)",
     "layoff_chain_limit": "OpenSpiel: most cards laid off at one end of a run; null = no limit",
+    "hollywood": "Hollywood scoring: three games at once, each to the target with its bonuses "
+    "({shut_out_moves_on}); null = one game",
 }
 
 STANDARD: Final = Rules()
@@ -170,6 +194,9 @@ PRESETS: Final[dict[str, Rules]] = {
         wall_knock=True,
         layoff_chain_limit=2,
     ),
+    "hollywood": attrs.evolve(
+        STANDARD, game_bonus=100, box_bonus=20, shutout="flat", shutout_bonus=100, hollywood=Hollywood()
+    ),
 }
 
 PRESET_HELP: Final[dict[str, str]] = {
@@ -179,6 +206,7 @@ PRESET_HELP: Final[dict[str, str]] = {
     "classic": "classic (Bicycle): 10/20/10; game 100, box 20, shutout +100",
     "oklahoma": "Oklahoma gin: the first upcard sets the knock limit (ace: gin only), spades double, to 150",
     "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its loop voids, wall knock, 2-card lay-off chains",
+    "hollywood": "Hollywood (Hoyle): classic's 10/20/10 and bonuses, in three games at once, each to 100",
 }
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
@@ -203,7 +231,7 @@ SCHEMA_2_KNOBS: Final = frozenset({
     "void_stock_size", "game_target", "next_dealer", "game_bonus", "box_bonus", "box_timing", "shutout",
     "shutout_bonus", "oklahoma", "upcard_take_limit", "void_on_upcard_loop", "wall_knock", "layoff_chain_limit",
 })
-#: The knobs added since, with their defaults as JSON values (none yet).
+#: The knobs added since, with their defaults as JSON values (``hollywood``).
 _LATER_KNOBS: Final = tuple(
     (f.name, _converter.unstructure(f.default)) for f in attrs.fields(Rules) if f.name not in SCHEMA_2_KNOBS
 )
@@ -219,6 +247,18 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     for name, default in _LATER_KNOBS:
         if data[name] == default:
             del data[name]
+    return data
+
+
+def all_knobs(rules: Rules) -> dict[str, Any]:
+    """Every knob as JSON values, a later one too when at its default: what a person is shown (``ginlog rules``).
+
+    A match file records :func:`rules_to_dict` instead.
+
+    >>> "hollywood" in all_knobs(preset("standard")), "hollywood" in rules_to_dict(preset("standard"))
+    (True, False)
+    """
+    data: dict[str, Any] = _converter.unstructure(rules)
     return data
 
 
@@ -260,6 +300,9 @@ def _check_types(data: Mapping[str, Any]) -> None:
                     if k == "ace" and v not in ("gin", "one"):
                         raise RulesError(f"oklahoma.ace must be one of gin, one, not {v!r}", rule="rules")
             continue
+        if key == "hollywood":
+            _check_hollywood(value)
+            continue
         nullable = "None" in str(fields[key].type)
         if value is None:
             if not nullable:
@@ -276,6 +319,19 @@ def _check_types(data: Mapping[str, Any]) -> None:
             check = fields[key].validator
             if check is not None:
                 check(None, fields[key], value)  # names the knob and its choices
+
+
+def _check_hollywood(value: Any) -> None:
+    if value is None:
+        return
+    if not isinstance(value, Mapping):
+        raise RulesError("hollywood must be null or an object", rule="rules")
+    known = attrs.fields_dict(Hollywood)
+    for k, v in value.items():
+        if k not in known:
+            raise RulesError(f"unknown Hollywood knob {k!r}", rule="unknown-knob")
+        if not isinstance(v, bool):
+            raise RulesError(f"hollywood.{k} must be true or false", rule="rules")
 
 
 def _cattrs_reason(exc: BaseException) -> str:
@@ -303,6 +359,15 @@ def _parse_knob_value(key: str, text: str) -> Any:
             return {"ace": "one", "spades_double": False}
         raise RulesError("oklahoma takes off, on (ace = gin only), one (ace = knock with 1), or "
                          "gin-nodouble / one-nodouble (no spade doubling)", rule="rules")
+    if key == "hollywood":
+        if low in ("off", "none", "null", "false", "no"):
+            return None
+        if low in ("on", "true", "yes"):
+            return {"shut_out_moves_on": True}
+        if low == "strict":
+            return {"shut_out_moves_on": False}
+        raise RulesError("hollywood takes off, on (a player shut out of a game enters the next one), or strict "
+                         "(a player's n-th win scores only in games 1 to n)", rule="rules")
     if isinstance(default, bool):
         if low in ("true", "yes", "on", "1"):
             return True
@@ -327,7 +392,7 @@ def with_knobs(rules: Rules, **knobs: str) -> Rules:
     >>> with_knobs(preset("standard"), knock_limt="9")
     Traceback (most recent call last):
     ...
-    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit [rules]
+    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit, hollywood [rules]
     """
     data = rules_to_dict(rules)
     for key, text in knobs.items():

@@ -28,6 +28,10 @@ The visitor protocol (subclass :class:`Visitor`; every hook has a default):
     Consecutive lines, ``events[i]`` being event ``seq + i`` on line
     ``lineno + i``: the fast path's unit. By default, :meth:`Visitor.event`
     for each; a visitor may take them in one loop.
+``item(item)``
+    Only if overridden: the reader's next :class:`~ginlog.log.reader.Line`
+    or :class:`~ginlog.log.reader.Run`, before its events (for what the
+    events do not hold, such as each line's ``ts``).
 ``unreadable(lineno, seq, err)``
     The line's event could not be made (an unknown type, a bad field). By
     default, :meth:`Visitor.error`.
@@ -182,7 +186,10 @@ def _events(
     label = visitor.label
     tool: str | None = None  # the first line's: names the file's writer in an error (versioning.from_newer)
     first = True
+    see = visitor.item if type(visitor).item is not Visitor.item else None
     for item in items:
+        if see is not None:
+            see(item)
         if isinstance(item, Run):
             lineno = item.lineno
             if upto is not None and lineno + len(item.events) > upto + 1:  # the run goes past upto

@@ -16,6 +16,7 @@ import attrs
 
 from ginlog.errors import EventError, GinlogError, IllegalMove, IntegrityError, StoreError
 from ginlog.log.events import Event, MatchStarted, event_type
+from ginlog.log.reader import Line, Run
 from ginlog.play.reducer import Fold, Rewind, apply, start
 from ginlog.play.state import MatchState, Timeline
 
@@ -127,6 +128,14 @@ class Visitor(Generic[T, R]):
     def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
         """Line ``lineno``'s event could not be made (``err`` says why): :meth:`error`."""
         self.error(err)
+
+    def item(self, item: Line | Run) -> None:
+        """(Only when overridden.) The reader's next line, or run of known lines, before its events are handed out.
+
+        For a visitor that wants more of the record than its events, such as
+        each line's ``ts`` (:mod:`ginlog.match.dated`); the driver skips the
+        call for a visitor that does not override it.
+        """
 
     def line(self, lineno: int, seq: int, digest: str) -> None:
         """(Only when ``decodes`` is False.) Line ``lineno``, holding event ``seq``, continues the chain."""

@@ -95,6 +95,11 @@ class Fold:
     def seq(self) -> int:
         return self._seq
 
+    @property
+    def hands(self) -> int:
+        """How many hands the score sheet holds now (cheap: no frozen state is made)."""
+        return len(self._work.hands)
+
     def apply(self, event: Event, seq: int) -> None:
         """Apply one event; on :class:`IllegalMove` the fold is as it was before it."""
         handler = RULES.get(type(event))
