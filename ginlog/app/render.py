@@ -26,41 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ginlog.play.state import MatchState
 
-__all__ = ["score_sheet", "audit_problems", "audit_report"]
-
-
-def score_sheet(state: MatchState, data: dict[str, Any]) -> list[RenderableType]:
-    """The sheet of :func:`ginlog.app.views.score_json`'s ``data``: a table of hands, bonuses, totals, winner, head."""
-    title = state.title or f"{state.players[0]} v {state.players[1]}"
-    table = Table(title=title, show_lines=False)
-    table.add_column("Hand", justify="right")
-    table.add_column("Dealer")
-    table.add_column("Outcome")
-    table.add_column("Won by")
-    table.add_column("Points", justify="right")
-    for p in state.players:
-        table.add_column(p, justify="right")
-    for h in data["hands"]:
-        table.add_row(
-            str(h["number"]), h["dealer"], h["outcome"].replace("_", " "), h["winner"] or "-",
-            str(h["points"]), *(str(h["totals"][p]) for p in state.players),
-        )
-    out: list[RenderableType] = [table]
-    b = data["bonuses"]
-    for label, key in (("Game bonus", "game"), ("Boxes", "boxes"), ("Shutout", "shutout")):
-        if b[key]:
-            out.append(f"{label}: " + ", ".join(f"{p} {v}" for p, v in b[key].items()))
-    totals = data["totals"]
-    out.append("Totals: " + ", ".join(f"{p} {totals[p]}" for p in state.players))
-    if data["winner"]:
-        out.append(f"Winner: [bold]{data['winner']}[/bold]")
-    elif state.phase == "abandoned":
-        out.append(f"Abandoned: {state.abandoned}")
-    elif state.phase != "over":
-        out.append("Match in progress.")
-    if data["head"]:
-        out.append(f"Head: {data['head']}  (keep it: 'ginlog audit FILE --anchor HEAD' proves nothing was cut)")
-    return out
+__all__ = ["audit_problems", "audit_report"]
 
 
 def audit_problems(results: Sequence[FileAudit]) -> list[str]:

@@ -209,7 +209,7 @@ def head_text(head: str | None, path: str | None = None) -> Text | None:
     if not head:
         return None
     return Text.assemble(
-        "Head ", (head, "bold"), "\n",
+        "Head: ", (head, "bold"), "\n",
         "keep this hash: ", ("ginlog audit ", "italic"), (shown(path) if path else "FILE", "italic"),
         (" --anchor HASH", "italic"), " proves no line was cut off the end",
     )

@@ -88,19 +88,23 @@ def score(
     Example: ginlog score sample_games/modern-match.jsonl --json
     """
     from ginlog.app.views import score_json
+    from ginlog.errors import GinlogError
+    from ginlog.match.dated import read_dated
 
-    report = read_report(match)
+    try:
+        report, dates = read_dated(_source(match), name=_name(match))
+    except GinlogError as exc:
+        fail(exc)
     state = report.state
-    assert state is not None  # read_report exits rather than return a file without a first line
-    data = score_json(state, report.head)
+    assert state is not None  # a file without a first line raises
+    data = score_json(state, report.head, dates)
     if json_:
         typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    from ginlog.app.render import score_sheet
+    from ginlog.app.sheet import score_sheet
 
     out = console()
-    for part in score_sheet(state, data):
-        out.print(part)
+    out.print(score_sheet(state, data, _name(match), out.width))
 
 
 def read_report(match: str, upto: int | None = None) -> MatchReport:
