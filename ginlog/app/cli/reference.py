@@ -55,7 +55,7 @@ def rules(
     Example: ginlog rules modern
     """
     from ginlog.errors import GinlogError
-    from ginlog.game.rules import KNOB_HELP, PRESET_HELP, preset, rules_to_dict
+    from ginlog.game.rules import KNOB_HELP, PRESET_HELP, all_knobs, preset
 
     if preset_name is None:
         for name, text in PRESET_HELP.items():
@@ -66,5 +66,5 @@ def rules(
         r = preset(preset_name)
     except GinlogError as exc:
         fail(exc, EXIT_USAGE)
-    for k, v in rules_to_dict(r).items():
+    for k, v in all_knobs(r).items():
         typer.echo(f"{k:<24} {json.dumps(v):<12} {KNOB_HELP.get(k, '')}")
