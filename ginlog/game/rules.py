@@ -59,8 +59,9 @@ _KNOCK: Final = _range(0, 100)
 _BONUS: Final = _range(0, 1000)
 #: The stock holds 31 cards after the deal.
 _STOCK: Final = _range(0, 31)
-#: A match to 1 point up to 100,000 (published targets: 100 to 250); null is one hand.
-_TARGET: Final = _range(1, 100_000)
+#: A match to 1 point or more (published targets: 100 to 250); up to 10**9, a target
+#: no match reaches, for an open-ended series (the replay benchmark's matches); null is one hand.
+_TARGET: Final = _range(1, 10**9)
 #: OpenSpiel's limit is 50 takes; at least one take, or the knob would void every hand at once.
 _TAKES: Final = _range(1, 1000)
 #: A run of three can grow by at most ten cards at one end (13 ranks); 0 = no lay-off onto a run's end.
