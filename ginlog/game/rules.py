@@ -114,6 +114,8 @@ class Rules:
     void_on_upcard_loop: bool = False
     wall_knock: bool = False
     layoff_chain_limit: int | None = attrs.field(default=None, validator=_CHAIN)
+    # Added after schema 2: recorded only when set (SCHEMA_2_KNOBS, docs/VERSIONING.md).
+    loop_counts_first_upcard: bool = False
 
     def knock_limit_for(self, first_upcard: Card) -> int:
         """The knock limit of a hand; under Oklahoma it comes from the first upcard.
@@ -161,6 +163,8 @@ KNOB_HELP: Final[dict[str, str]] = {
     "void_on_upcard_loop": "OpenSpiel: void when both players in turn take the upcard and discard it straight back",
     "wall_knock": "OpenSpiel: at the two-card stock the next player may still take the upcard to knock (else void)",
     "layoff_chain_limit": "OpenSpiel: most cards laid off at one end of a run; null = no limit",
+    "loop_counts_first_upcard": "OpenSpiel: the first upcard taken and discarded straight back counts toward "
+    "void_on_upcard_loop (the take limit still counts only later takes)",
 }
 
 #: knob -> (lowest, highest) whole number it may hold (a nullable knob may also be null).
@@ -199,6 +203,7 @@ PRESETS: Final[dict[str, Rules]] = {
         void_on_upcard_loop=True,
         wall_knock=True,
         layoff_chain_limit=2,
+        loop_counts_first_upcard=True,
     ),
 }
 
@@ -208,7 +213,7 @@ PRESET_HELP: Final[dict[str, str]] = {
     "modern": "modern tournament: gin 25, big gin 31, undercut 25; game 100, box 25, shutout doubles",
     "classic": "classic (Bicycle): 10/20/10; game 100, box 20, shutout +100",
     "oklahoma": "Oklahoma gin: the first upcard sets the knock limit (ace: gin only), spades double, to 150",
-    "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its loop voids, wall knock, 2-card lay-off chains",
+    "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its loop voids (a bounce of the first upcard counts), wall knock, 2-card lay-off chains",
 }
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
@@ -233,8 +238,9 @@ SCHEMA_2_KNOBS: Final = frozenset({
     "void_stock_size", "game_target", "next_dealer", "game_bonus", "box_bonus", "box_timing", "shutout",
     "shutout_bonus", "oklahoma", "upcard_take_limit", "void_on_upcard_loop", "wall_knock", "layoff_chain_limit",
 })
-#: The knobs added since, with their defaults as JSON values (none yet).
-_LATER_KNOBS: Final = tuple(
+#: The knobs added since, with their defaults as JSON values: ``loop_counts_first_upcard``
+#: (OpenSpiel's repeated-move void also counts a bounce of the very first upcard).
+LATER_KNOBS: Final = tuple(
     (f.name, _converter.unstructure(f.default)) for f in attrs.fields(Rules) if f.name not in SCHEMA_2_KNOBS
 )
 
@@ -246,7 +252,7 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     True
     """
     data: dict[str, Any] = _converter.unstructure(rules)
-    for name, default in _LATER_KNOBS:
+    for name, default in LATER_KNOBS:
         if data[name] == default:
             del data[name]
     return data
@@ -381,7 +387,7 @@ def with_knobs(rules: Rules, **knobs: str) -> Rules:
     >>> with_knobs(preset("standard"), knock_limt="9")
     Traceback (most recent call last):
     ...
-    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit [rules]
+    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit, loop_counts_first_upcard [rules]
     """
     data = rules_to_dict(rules)
     for key, text in knobs.items():
