@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from ginlog.game.cards import DECK, parse_card
 from ginlog.errors import RulesError
 from ginlog.game.rules import (
+    LATER_KNOBS,
     PRESETS,
     SCHEMA_2_KNOBS,
     Hollywood,
@@ -140,6 +141,7 @@ RULES_FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "wall_knock": st.booleans(),
     "layoff_chain_limit": st.none() | st.integers(1, 5),
     "hollywood": st.none() | st.builds(Hollywood, shut_out_moves_on=st.booleans()),
+    "loop_counts_first_upcard": st.booleans(),
 }
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from ginlog import __version__
 from ginlog.errors import GinlogError
-from ginlog.game.rules import PRESETS, SCHEMA_2_KNOBS, rules_from_dict, rules_to_dict
+from ginlog.game.rules import LATER_KNOBS, PRESETS, SCHEMA_2_KNOBS, preset, rules_from_dict, rules_to_dict
 from ginlog.log.format import digest, encode
 from ginlog.log.events import SCHEMA_VERSION
 from ginlog.match.reading import read_match
@@ -211,9 +211,10 @@ def test_the_knobs_recorded_in_full_are_schema_2s() -> None:
         "shutout_bonus", "oklahoma", "upcard_take_limit", "void_on_upcard_loop", "wall_knock", "layoff_chain_limit",
     }
     for rules in PRESETS.values():
-        # hollywood came after schema 2: recorded only where it is on (the hollywood preset)
-        later = {"hollywood"} if rules.hollywood is not None else set()
-        assert set(rules_to_dict(rules)) == SCHEMA_2_KNOBS | later
+        used = {name for name, default in LATER_KNOBS if getattr(rules, name) != default}
+        assert set(rules_to_dict(rules)) == SCHEMA_2_KNOBS | used  # hollywood, openspiel: their later knobs
         assert rules_from_dict(rules_to_dict(rules)) == rules
     assert "hollywood" not in rules_to_dict(PRESETS["standard"])
     assert rules_to_dict(PRESETS["hollywood"])["hollywood"] == {"shut_out_moves_on": True}
+    assert "loop_counts_first_upcard" not in rules_to_dict(preset("standard"))
+    assert rules_to_dict(preset("openspiel"))["loop_counts_first_upcard"] is True

@@ -42,7 +42,9 @@ from ginlog import __version__
 from ginlog.game.cards import DECK, Card, parse_card
 from ginlog.errors import EventError
 from ginlog.game.rules import Rules, rules_from_dict, rules_to_dict
+from ginlog.log.format import MAX_SEQ
 from ginlog.log.versioning import newer_version
+from ginlog.numbers import InRange
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -103,19 +105,14 @@ def _text(_i: object, a: attrs.Attribute[Any], v: str | None) -> None:
         raise EventError(f"{a.name} is longer than {MAX_TEXT} characters", rule="event")
 
 
-def _deadwood(_i: object, a: attrs.Attribute[Any], v: int) -> None:
-    if not 0 <= v <= 200:
-        raise EventError(f"{a.name} must be between 0 and 200, not {v}", rule="event")
-
-
-def _positive(_i: object, a: attrs.Attribute[Any], v: int | None) -> None:
-    if v is not None and v < 1:
-        raise EventError(f"{a.name} must be 1 or more, not {v}", rule="event")
-
-
-def _non_negative(_i: object, a: attrs.Attribute[Any], v: int | None) -> None:
-    if v is not None and not 0 <= v <= 1_000_000:
-        raise EventError(f"{a.name} must be between 0 and 1000000, not {v}", rule="event")
+#: Deadwood on a score pad: ten cards leave at most 98, and the reducer says so
+#: (rule ``result``); the format takes up to 200 so that message can be given.
+_deadwood: Final = InRange(0, 200, EventError, "event")
+#: Claimed points: no hand scores anywhere near this under knobs in their ranges
+#: (deadwood 98 + a bonus of 1000, doubled), so a larger claim is not a pad's.
+_points: Final = InRange(0, 1_000_000, EventError, "event")
+#: ``correction.undoes`` names a seq, and no seq is beyond :data:`~ginlog.log.format.MAX_SEQ`.
+_seq: Final = InRange(1, MAX_SEQ, EventError, "event")
 
 
 class EventKind(typing.NamedTuple):
@@ -280,7 +277,7 @@ class HandResultOnly:
     knocker_deadwood: int = attrs.field(default=0, validator=_deadwood)
     defender_deadwood: int = attrs.field(default=0, validator=_deadwood)
     upcard: Card | None = None
-    points: int | None = attrs.field(default=None, validator=_non_negative)
+    points: int | None = attrs.field(default=None, validator=_points)
     winner: str | None = attrs.field(default=None, validator=_name)
 
 
@@ -306,7 +303,7 @@ class Note:
 class Correction:
     """Undo the last effective event (``undoes`` names it). The file keeps both."""
 
-    undoes: int = attrs.field(validator=_positive)
+    undoes: int = attrs.field(validator=_seq)
     reason: str | None = attrs.field(default=None, validator=_text)
 
 
@@ -412,8 +409,8 @@ def _is_optional(t: Any) -> bool:
     return len(args) == 2 and type(None) in args and isinstance(t, types.UnionType)
 
 
-def _is(generic: object) -> Callable[[Any], bool]:
-    """A predicate for cattrs: is the type asked for exactly ``generic``?"""
+def _is(generic: Any) -> Callable[[Any], bool]:
+    """A cattrs predicate: the type is exactly ``generic``."""
     return lambda t: bool(t == generic)
 
 

@@ -20,10 +20,14 @@ from ginlog.play.state import MatchState, Timeline
 from ginlog.play.timeline import UNDO_DEPTH, apply, check_correction, rule_of, start
 from ginlog.play.working import thaw
 
-__all__ = ["Fold", "Rewind", "SNAPSHOT_EVERY"]
+__all__ = ["Fold", "Rewind", "SNAPSHOT_EVERY", "REBUILD_SNAPSHOT_EVERY"]
 
 #: How often (in effective events) a :class:`Fold` keeps a frozen snapshot.
 SNAPSHOT_EVERY: Final = 128
+#: While a correction rebuilds the working copy, a snapshot every this many
+#: events replayed (and one where it ends), so that the next correction, a
+#: nested undo or the same slip made again, replays at most this many.
+REBUILD_SNAPSHOT_EVERY: Final = 16
 
 
 @attrs.frozen
@@ -190,28 +194,70 @@ class Fold:
             del snaps[0]
 
     def _correct(self, ev: Correction) -> None:
+        """Undo the last effective event, at a cost that does not depend on where it falls.
+
+        A correction's cost used to be a rebuild from the newest snapshot at or
+        before the point it goes back to: up to ``SNAPSHOT_EVERY - 1`` events
+        replayed, and, for an event that had just taken a snapshot, that snapshot
+        thrown away, so the same slip and its correction made again and again
+        just before a boundary cost the whole replay each time (a file ten times
+        slower to read than one a single event later). Now:
+
+        - a note changes nothing, so undoing one needs no rebuild, and a snapshot
+          taken just after it is a snapshot of the state before it: it is kept,
+          relabelled one event earlier;
+        - any other correction rebuilds from the newest snapshot as before, and
+          snapshots as it replays (every :data:`REBUILD_SNAPSHOT_EVERY` events
+          and where it ends), so the next correction near here replays at most
+          that many events. The snapshots kept stay bounded (:meth:`_snapshot`
+          drops all but one older than ``UNDO_DEPTH`` events back).
+        """
         check_correction(ev, self._seq, self._depth)
-        self._n -= 1
+        undone_n = self._n
+        self._n = n = undone_n - 1
         self._depth -= 1
-        self._events.pop()
+        _seq, undone = self._events.pop()
         snaps = self._snaps
-        while snaps[-1][0] > self._n:
+        # The oldest snapshot is at least `depth` events back (see rewind), so the
+        # one at undone_n, if any, is never the only one.
+        self._seq = self._events[-1][0] if self._events else snaps[0][1]
+        if type(undone) is Note:
+            if snaps[-1][0] == undone_n:
+                _n, _s, state, k = snaps.pop()
+                if snaps[-1][0] != n:
+                    snaps.append((n, self._seq, state, k))
+            self._next_snapshot = snaps[-1][0] + SNAPSHOT_EVERY
+            return
+        while snaps[-1][0] > n:
             del snaps[-1]
         self._next_snapshot = snaps[-1][0] + SNAPSHOT_EVERY
-        self._seq = self._events[-1][0] if self._events else snaps[0][1]
-        self._rebuild()
+        self._rebuild(REBUILD_SNAPSHOT_EVERY)
+        if snaps[-1][0] != n:
+            self._snapshot()
 
-    def _rebuild(self) -> None:
-        """Make the working copy again from the newest snapshot and the events since."""
+    def _rebuild(self, every: int = 0) -> None:
+        """Make the working copy again from the newest snapshot and the events since.
+
+        With ``every``, keep a snapshot after each ``every`` events replayed
+        (short of the end: the caller decides about that one).
+        """
         snaps = self._snaps
         n, _seq, state, k = snaps[-1]
         sheet = self._work.hands
         del sheet[k:]
         work = thaw(state)
         work.hands = sheet
-        for _s, ev in self._events[n - snaps[0][0]:]:
-            if type(ev) is not Note:
-                RULES[type(ev)](work, ev)
+        replay = self._events[n - snaps[0][0]:]
+        if not every or len(replay) <= every:
+            for _s, ev in replay:
+                if type(ev) is not Note:
+                    RULES[type(ev)](work, ev)
+        else:
+            for i, (s, ev) in enumerate(replay, 1):
+                if type(ev) is not Note:
+                    RULES[type(ev)](work, ev)
+                if i % every == 0 and i < len(replay):
+                    snaps.append((n + i, s, work.freeze(sheet=False), len(work.hands)))
         self._work = work
 
     def rewind(self) -> Rewind:
