@@ -1,13 +1,13 @@
 """The score sheet and the audit summary as rich renderables, for a console to print.
 
 Kept apart from the command line so the CLI only parses, calls, prints and
-exits. Strings in the lists are rich markup (names and errors escaped where
-they come from a file).
+exits. Nothing here is markup: record text (names, title, reasons, errors)
+goes into :class:`rich.text.Text`, shown first (:func:`ginlog.text.shown`).
 
 >>> from ginlog.app.audit import FileAudit, summarize
 >>> results = [FileAudit("a.jsonl", (), events=40, hands=2, phase="over", outcomes={"gin": 1, "knock": 1})]
 >>> table, *rest = audit_report(results, summarize(results))
->>> table.row_count, rest
+>>> table.row_count, [str(x) for x in rest]
 (1, ['Hands: knock 1, gin 1'])
 """
 
@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from ginlog.app.audit import FileAudit, error_line
+from ginlog.text import shown
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType
@@ -30,42 +31,51 @@ __all__ = ["score_sheet", "audit_problems", "audit_report"]
 
 
 def score_sheet(state: MatchState, data: dict[str, Any]) -> list[RenderableType]:
-    """The sheet of :func:`ginlog.app.views.score_json`'s ``data``: a table of hands, bonuses, totals, winner, head."""
+    """The sheet of :func:`ginlog.app.views.score_json`'s ``data``: a table of hands, bonuses, totals, winner, head.
+
+    Every piece of record text (title, names, reason) is shown (:func:`ginlog.text.shown`) in a
+    :class:`rich.text.Text`, never read as markup: a player called ``[/]`` is just that.
+    """
     title = state.title or f"{state.players[0]} v {state.players[1]}"
-    table = Table(title=title, show_lines=False)
+    table = Table(title=_t(title), show_lines=False)
     table.add_column("Hand", justify="right")
     table.add_column("Dealer")
     table.add_column("Outcome")
     table.add_column("Won by")
     table.add_column("Points", justify="right")
     for p in state.players:
-        table.add_column(p, justify="right")
+        table.add_column(_t(p), justify="right")
     for h in data["hands"]:
         table.add_row(
-            str(h["number"]), h["dealer"], h["outcome"].replace("_", " "), h["winner"] or "-",
+            str(h["number"]), _t(h["dealer"]), h["outcome"].replace("_", " "), _t(h["winner"] or "-"),
             str(h["points"]), *(str(h["totals"][p]) for p in state.players),
         )
     out: list[RenderableType] = [table]
     b = data["bonuses"]
     for label, key in (("Game bonus", "game"), ("Boxes", "boxes"), ("Shutout", "shutout")):
         if b[key]:
-            out.append(f"{label}: " + ", ".join(f"{p} {v}" for p, v in b[key].items()))
+            out.append(_t(f"{label}: " + ", ".join(f"{p} {v}" for p, v in b[key].items())))
     totals = data["totals"]
-    out.append("Totals: " + ", ".join(f"{p} {totals[p]}" for p in state.players))
+    out.append(_t("Totals: " + ", ".join(f"{p} {totals[p]}" for p in state.players)))
     if data["winner"]:
-        out.append(f"Winner: [bold]{data['winner']}[/bold]")
+        out.append(Text.assemble("Winner: ", (shown(data["winner"]), "bold")))
     elif state.phase == "abandoned":
-        out.append(f"Abandoned: {state.abandoned}")
+        out.append(_t(f"Abandoned: {state.abandoned}"))
     elif state.phase != "over":
-        out.append("Match in progress.")
+        out.append(Text("Match in progress."))
     if data["head"]:
-        out.append(f"Head: {data['head']}  (keep it: 'ginlog audit FILE --anchor HEAD' proves nothing was cut)")
+        out.append(Text(f"Head: {data['head']}  (keep it: 'ginlog audit FILE --anchor HEAD' proves nothing was cut)"))
     return out
 
 
-def audit_problems(results: Sequence[FileAudit]) -> list[str]:
-    """Every problem of every file, one line each (markup-escaped), for standard error."""
-    return [escape(error_line(e)) for r in results for e in r.errors]
+def _t(text: str) -> Text:
+    """Record text for rich: shown (nothing a terminal acts on) and plain, never markup."""
+    return Text(shown(text))
+
+
+def audit_problems(results: Sequence[FileAudit]) -> list[Text]:
+    """Every problem of every file, one line each (shown, plain text), for standard error."""
+    return [Text(error_line(e)) for r in results for e in r.errors]
 
 
 def audit_report(results: Sequence[FileAudit], summary: dict[str, Any]) -> list[RenderableType]:
@@ -80,9 +90,9 @@ def audit_report(results: Sequence[FileAudit], summary: dict[str, Any]) -> list[
     table.add_row(*(str(summary[k]) for k in ("files", "ok", "invalid", "finished", "hands", "events")))
     out: list[RenderableType] = [table]
     if summary["outcomes"]:
-        out.append("Hands: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in summary["outcomes"].items()))
+        out.append(Text("Hands: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in summary["outcomes"].items())))
     if summary["errors_by_rule"]:
-        out.append("Problems by rule: " + ", ".join(f"{k} {v}" for k, v in summary["errors_by_rule"].items()))
+        out.append(_t("Problems by rule: " + ", ".join(f"{k} {v}" for k, v in summary["errors_by_rule"].items())))
     if len(results) == 1 and results[0].head:
-        out.append(f"Head: {results[0].head}")
+        out.append(Text(f"Head: {results[0].head}"))
     return out
