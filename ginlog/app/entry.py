@@ -31,6 +31,11 @@ Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
 ``result gin NAME DEFENDER_DW``, ``result biggin NAME DEFENDER_DW``,
 ``result void``; add ``upcard CARD`` under Oklahoma.
 
+A NAME is matched as :func:`ginlog.text.match_player` says: exactly, in any
+case, or by a unique prefix; a name with a space goes in quotes
+(``dealer 'Mary Ann'``). An entry is read whole: a word it does not take is
+refused, never dropped. The text of ``note`` and of a reason is kept as typed.
+
 >>> from ginlog.play.reducer import start, apply
 >>> from ginlog.log.events import MatchStarted
 >>> from ginlog.game.rules import preset

@@ -109,7 +109,7 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
                 continue
             except GinlogError as exc:
                 refused += 1
-                say(f"refused: {exc.message} [{exc.rule}] (nothing written)")
+                say(f"refused: {' '.join(exc.message.split())} [{exc.rule}] (nothing written)")
                 continue
             before = tl.state
             for ev in events:

@@ -157,7 +157,8 @@ def encode(
         raw = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
     except UnicodeEncodeError:
         raise StoreError(
-            f"event {seq} ({type}) holds a lone surrogate, which no UTF-8 line can carry", rule="surrogate"
+            f"event {seq} ({type}) holds a lone surrogate (text that was not UTF-8?), which no UTF-8 line can carry",
+            rule="surrogate",
         ) from None
     except (ValueError, TypeError, RecursionError) as exc:
         raise StoreError(f"event {seq} ({type}) cannot be written as JSON: {exc}", rule="encode") from None
@@ -213,7 +214,9 @@ def parse_line(raw: bytes) -> dict[str, Any]:
         kind = {list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(obj), "number")
         raise MalformedLine(f"expected a JSON object, found a JSON {kind}", rule="not-object")
     if b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None and _holds_surrogate(obj):
-        raise MalformedLine("a string holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair)", rule="surrogate")
+        raise MalformedLine(
+            "a string holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair)", rule="surrogate"
+        )
     return obj
 
 

@@ -114,7 +114,9 @@ def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> Non
         rep = MatchSession.repair(match)
     except GinlogError as exc:
         fail(exc)
+    from ginlog.text import shown
+
     if rep.side_file is None:
-        typer.echo(f"{match}: nothing to repair (the file ends with a complete line)")
+        typer.echo(shown(f"{match}: nothing to repair (the file ends with a complete line)"))
     else:
-        typer.echo(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}")
+        typer.echo(shown(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}"))
