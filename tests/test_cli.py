@@ -476,7 +476,12 @@ def test_play_appends_through_the_fast_path_without_typer(at_discard: Path) -> N
 
 
 def test_play_in_process(app: Any, at_discard: Path) -> None:
+    # Each argument is one whole entry (issue 13): words are no longer glued into entries.
+    before = at_discard.read_bytes()
     r = run(app, "play", at_discard, "stock", "discard", "5c", "note", "split", "words")
+    assert r.exit_code == 1 and at_discard.read_bytes() == before
+    assert_one_line_error(r.stderr, path=str(at_discard), rule="entry")
+    r = run(app, "play", at_discard, "stock", "discard 5c", "note split words")
     assert r.exit_code == 0, r.output
     assert r.stdout == f"{at_discard}: 3 event(s) appended, now at event 10\n"
     rows = [json.loads(x) for x in at_discard.read_bytes().splitlines()]

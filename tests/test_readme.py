@@ -260,3 +260,17 @@ def test_readme_documents_the_json_shapes() -> None:
     missing = [k for k in SCORE_JSON_KEYS if f"`{k}`" not in text]
     assert not missing, f"score --json keys not in the README: {missing}"
     assert "`errors_by_rule`" in text
+
+
+def test_readme_documents_the_table_json_shape() -> None:
+    """``show --json`` and ``replay --json`` (issue 13): every key of the table, and replay's own, named."""
+    from ginlog.app.views import table_json
+    from ginlog.game.rules import preset
+    from ginlog.log.events import MatchStarted
+    from ginlog.play.reducer import start
+
+    text = section(readme(), "JSON output")
+    keys = ["event", *table_json(start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard"))).state),
+            "seq", "type", "text", "summary"]
+    missing = [k for k in keys if f'"{k}"' not in text]
+    assert not missing, f"show/replay --json keys not in the README: {missing}"

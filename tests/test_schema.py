@@ -53,6 +53,7 @@ from ginlog.log.events import (  # noqa: E402
 )
 from ginlog.game.rules import Rules  # noqa: E402
 from ginlog.numbers import InRange, shown_int  # noqa: E402
+from ginlog.text import check_kept_players  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "schemas"
@@ -376,6 +377,14 @@ def known_disagreement(data: Any, position: int) -> str | None:
     for name in _name_positions(data):
         if isinstance(name, str) and any(_outside_table(c) for c in name):
             return "name with a character the Unicode 14 table does not list"
+    players = data.get("players")
+    if data.get("type") == "match_started" and isinstance(players, list) and len(players) == 2 and all(
+        isinstance(p, str) for p in players
+    ):
+        try:
+            check_kept_players(players)
+        except GinlogError:
+            return "players not as ginlog.text keeps names, or that clash (NFC, invisible characters, confusables)"
     return None
 
 
@@ -658,6 +667,10 @@ KNOWN_DISAGREEMENTS = [
     pytest.param(example("note", v=1), id="older-version"),
     # Not expressible stably: unassigned code points change with every Unicode version.
     pytest.param(example("note", player="Ann\u0378"), id="name-unassigned-code-point"),
+    # Not expressible at all: players that clash (case, confusables) or are not kept as typed (NFC, fillers).
+    pytest.param(example("match_started", position=1, players=["Ann", "ann"]), id="players-clash"),
+    pytest.param(example("match_started", position=1, players=["Zoe\u0308", "Bob"]), id="player-not-nfc"),
+    pytest.param(example("match_started", position=1, players=["Ann\u3164", "Bob"]), id="player-hangul-filler"),
 ]
 
 

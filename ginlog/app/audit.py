@@ -27,6 +27,7 @@ from typing import Any
 import attrs
 
 from ginlog.errors import GinlogError, StoreError
+from ginlog.text import shown
 
 __all__ = ["FileAudit", "expand_paths", "audit_file", "audit_files", "audit_paths", "summarize", "error_line"]
 
@@ -193,7 +194,8 @@ def _count_rules(results: Sequence[FileAudit]) -> dict[str, int]:
 
 
 def error_line(e: dict[str, Any]) -> str:
-    """One problem of :attr:`FileAudit.errors` as the CLI prints it: ``FILE:LINE: event N: message [rule]``.
+    """One problem of :attr:`FileAudit.errors` as the CLI prints it: ``FILE:LINE: event N: message [rule]``,
+    one line with nothing a terminal would act on, as :meth:`ginlog.errors.GinlogError.one_line`.
 
     >>> error_line({"file": "m.jsonl", "line": 12, "event": 12, "message": "it is Ann's turn", "rule": "turn-order"})
     "m.jsonl:12: event 12: it is Ann's turn [turn-order]"
@@ -203,4 +205,4 @@ def error_line(e: dict[str, Any]) -> str:
         where += f":{e['line']}"
     if e.get("event") is not None:
         where += f": event {e['event']}"
-    return f"{where}: {e['message']} [{e['rule']}]"
+    return shown(" ".join(f"{where}: {e['message']} [{e['rule']}]".split()))

@@ -21,6 +21,7 @@ from ginlog.log.events import HandShown
 from ginlog.match.session import MatchSession
 from ginlog.play.reducer import legal_actions
 from ginlog.play.state import MatchState, Timeline
+from ginlog.text import shown
 
 __all__ = ["run_recorder"]
 
@@ -50,7 +51,8 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
     interactive = stdin.isatty() and stdout.isatty()
 
     def say(text: str = "") -> None:
-        stdout.write(text + "\n")
+        # Every line shown (ginlog.text.shown): record text reaches the terminal seen, never acted on.
+        stdout.write("\n".join(map(shown, text.split("\n"))) + "\n")
         stdout.flush()
 
     try:
@@ -68,7 +70,7 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
             if interactive:
                 acts = legal_actions(tl.state)
                 turn = tl.state.players[tl.state.hand.turn] if tl.state.hand is not None else None
-                stdout.write((f"{turn}: " if turn else "") + " | ".join(acts) + "\n> ")
+                stdout.write(shown((f"{turn}: " if turn else "") + " | ".join(acts)) + "\n> ")
                 stdout.flush()
             raw = stdin.readline()
             if not raw:
@@ -107,7 +109,7 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
                 continue
             except GinlogError as exc:
                 refused += 1
-                say(f"refused: {exc.message} [{exc.rule}] (nothing written)")
+                say(f"refused: {' '.join(exc.message.split())} [{exc.rule}] (nothing written)")
                 continue
             before = tl.state
             for ev in events:

@@ -13,6 +13,13 @@ suit symbols (``10♥``) for people and canonical text (``TH``) in JSON.
 
 The state says who by seat (0, 1); these views are where seats become names
 (``state.players[seat]``), so a name shown is always one of the match's two.
+
+Text for people is plain ``str`` in which every piece of record text (names,
+notes, reasons, title, tool) has passed through :func:`ginlog.text.shown`: a
+control or bidi character in a record is seen, never emitted. It is still
+text, not markup: whoever prints it with rich wraps it in ``rich.text.Text``.
+The JSON shapes hold the record's text as it is (data; see
+:func:`ginlog.text.shown_json` for printing them).
 """
 
 from __future__ import annotations
@@ -43,10 +50,11 @@ from ginlog.log.events import (
     UpcardPassed,
 )
 from ginlog.play.state import FinishedHand, MatchState
+from ginlog.text import shown
 
 __all__ = [
     "pretty", "describe", "hand_summary", "table_text", "score_json", "score_rows", "score_line", "named",
-    "winner_name", "games_json", "SCORE_JSON_KEYS",
+    "winner_name", "games_json", "SCORE_JSON_KEYS", "table_json", "pile_text",
 ]
 
 SCORE_JSON_KEYS = (
@@ -63,8 +71,13 @@ def describe(event: Event, before: MatchState | None, after: MatchState) -> str:
     """One event in words, e.g. ``Bob takes 7♥ from the pile``.
 
     Exhaustive over the event types (the type checker proves it): a new event
-    type without words here does not pass ``mypy``.
+    type without words here does not pass ``mypy``. Record text is shown
+    (:func:`ginlog.text.shown`): ``Note: gg␛[2J``.
     """
+    return shown(_words(event, before, after))
+
+
+def _words(event: Event, before: MatchState | None, after: MatchState) -> str:
     match event:
         case MatchStarted():
             return f"Match between {event.players[0]} and {event.players[1]} ({event.tool})"
@@ -116,6 +129,10 @@ def describe(event: Event, before: MatchState | None, after: MatchState) -> str:
 
 def hand_summary(h: FinishedHand, players: Sequence[str]) -> str:
     """What happened in a finished hand and what it scored, in one sentence (``players``: the match's, by seat)."""
+    return shown(_summary(h, players))
+
+
+def _summary(h: FinishedHand, players: Sequence[str]) -> str:
     s = h.score
     r = h.result
     if s.outcome == "void":
@@ -156,7 +173,7 @@ def named(players: Sequence[str], per_seat: Sequence[int | None]) -> dict[str, i
 
 def score_line(state: MatchState) -> str:
     """``Ann 0, Bob 61``: the running totals (with the bonuses once the match is over)."""
-    return ", ".join(f"{p} {t}" for p, t in zip(state.players, state.totals()))
+    return shown(", ".join(f"{p} {t}" for p, t in zip(state.players, state.totals())))
 
 
 def winner_name(state: MatchState) -> str | None:
@@ -169,33 +186,50 @@ def _cards_of(mask: int) -> str:
     return pretty(mask_cards(mask)) or "-"
 
 
+def pile_text(pile: Sequence[Card], last: int = 3) -> str:
+    """The pile's last cards in pile order, bottom to top, never sorted: ``9♣ 2♥ 7♠ (top last)``.
+
+    >>> from ginlog.game.cards import parse_cards
+    >>> pile_text(parse_cards("KD 9C 2H 7S")), pile_text(parse_cards("KD")), pile_text(())
+    ('9♣ 2♥ 7♠ (top last)', 'K♦', '-')
+    """
+    if not pile:
+        return "-"
+    cards = " ".join(c.pretty for c in pile[-last:])
+    return cards + " (top last)" if len(pile) > 1 else cards
+
+
 def table_text(state: MatchState, as_player: str | None = None) -> str:
     """The table as text: score, hand, turn, pile, what is known of each hand.
 
     ``as_player`` limits it to what that player could see: their own known
     cards, the pile, and the opponent's cards taken from the pile.
     """
+    return "\n".join(map(shown, _table(state, as_player)))
+
+
+def _table(state: MatchState, as_player: str | None) -> list[str]:
     lines = []
     players = state.players
     target = state.rules.game_target
     lines.append(f"Score: {score_line(state)}" + (f" (to {target})" if target else " (one hand)"))
     if state.phase == "setup":
         lines.append("Waiting for the first dealer: 'dealer NAME' or 'cut NAME CARD NAME CARD'.")
-        return "\n".join(lines)
+        return lines
     if state.phase == "abandoned":
         lines.append(f"Abandoned: {state.abandoned}")
-        return "\n".join(lines)
+        return lines
     if state.phase == "over":
         lines.append(f"Match over. Winner: {winner_name(state) or 'nobody'}")
-        return "\n".join(lines)
+        return lines
     hand = state.hand
     if hand is None:
         dealer = "?" if state.dealer is None else players[state.dealer]
         lines.append(f"Next hand: {len(state.hands) + 1}, {dealer} deals ('upcard CARD').")
-        return "\n".join(lines)
+        return lines
     lines.append(
         f"Hand {hand.number}: {players[hand.dealer]} dealt; knock limit {hand.knock_limit}; stock {hand.stock}; "
-        f"pile {pretty(hand.pile[-3:]) if hand.pile else '-'}" + (" (top last)" if len(hand.pile) > 1 else "")
+        f"pile {pile_text(hand.pile)}"
     )
     for i, p in zip(SEATS, players):
         if as_player is not None and p != as_player:
@@ -213,7 +247,60 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
             hand.phase, hand.phase
         )
         lines.append(f"  {players[hand.turn]} to {verb}.")
-    return "\n".join(lines)
+    return lines
+
+
+def table_json(state: MatchState, as_player: str | None = None) -> dict[str, Any]:
+    """The table as data, the ``show --json`` shape (documented in the README): what
+    :func:`table_text` says, with cards in canonical text and the pile bottom first, top last.
+
+    ``hands`` gives each player's ``known`` cards (sorted) and how many are
+    ``hidden``; with ``as_player`` the opponent's known cards are only those seen
+    taken from the pile. Outside a hand, the hand's keys are null (``pile`` empty).
+
+    >>> from ginlog.play.reducer import start, apply
+    >>> from ginlog.log.events import MatchStarted, FirstDealer, HandDealt
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.cards import parse_card
+    >>> tl = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
+    >>> tl = apply(apply(tl, FirstDealer(dealer="Ann", how="agreed")), HandDealt(dealer="Ann", upcard=parse_card("7h")))
+    >>> t = table_json(tl.state, "Ann")
+    >>> t["phase"], t["turn"], t["to"], t["stock"], t["pile"], t["hands"]["Bob"]
+    ('hand', 'Bob', 'offer', 31, ['7H'], {'known': [], 'hidden': 10})
+    """
+    players = state.players
+    hand = state.hand
+    out: dict[str, Any] = {
+        "players": list(players),
+        "phase": state.phase,
+        "as": as_player,
+        "score": named(players, state.totals()),
+        "hand": None,
+        "dealer": None if state.dealer is None else players[state.dealer],
+        "turn": None,
+        "to": None,
+        "stock": None,
+        "pile": [],
+        "hands": None,
+        "winner": winner_name(state),
+        "abandoned": state.abandoned,
+    }
+    if hand is None:
+        return out
+    hands: dict[str, Any] = {}
+    for i, p in zip(SEATS, players):
+        mask = hand.seen[i] if as_player is not None and p != as_player else hand.known[i]
+        hands[p] = {"known": [str(c) for c in sorted(mask_cards(mask))], "hidden": hand.sizes[i] - mask.bit_count()}
+    out.update(
+        hand=hand.number,
+        dealer=players[hand.dealer],
+        turn=players[hand.turn],
+        to=hand.phase,
+        stock=hand.stock,
+        pile=[str(c) for c in hand.pile],
+        hands=hands,
+    )
+    return out
 
 
 def score_rows(state: MatchState, dates: Sequence[str | None] = ()) -> list[dict[str, Any]]:

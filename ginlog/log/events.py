@@ -45,9 +45,11 @@ from ginlog.game.rules import Rules, rules_from_dict, rules_to_dict
 from ginlog.log.format import MAX_SEQ
 from ginlog.log.versioning import newer_version
 from ginlog.numbers import InRange
+from ginlog.text import MAX_NAME, check_kept_players
 
 __all__ = [
     "SCHEMA_VERSION",
+    "MAX_NAME",
     "ENVELOPE_KEYS",
     "Event",
     "EVENT_TYPES",
@@ -91,7 +93,6 @@ TS_PATTERN: Final = (
 _TS_RE: Final = re.compile(TS_PATTERN + r"\Z")
 
 Cards: TypeAlias = tuple[Card, ...]
-MAX_NAME = 40
 MAX_TEXT = 2000
 
 
@@ -165,8 +166,10 @@ class MatchStarted:
     title: str | None = attrs.field(default=None, validator=_text)
 
     def __attrs_post_init__(self) -> None:
-        if self.players[0] == self.players[1]:
-            raise EventError("the two players need different names", rule="event")
+        # Each name as ginlog.text keeps it, and no two that could be taken for each
+        # other (rules "name", "name-clash"): a file from another program is held to
+        # what `ginlog new` writes. (The other events' names must be one of these.)
+        check_kept_players(self.players)
 
 
 @registered("first_dealer")

@@ -44,6 +44,7 @@ from ginlog.log.events import Event, MatchStarted, event_item, event_type
 from ginlog.match.reading import Step, read_match
 from ginlog.play.reducer import apply, start
 from ginlog.play.state import MatchState, Timeline
+from ginlog.text import check_players
 
 __all__ = ["MatchSession", "Item", "Clock"]
 
@@ -96,8 +97,14 @@ class MatchSession:
         title: str | None = None,
         clock: Clock | None = None,
     ) -> MatchSession:
-        """Create a match file with its ``match_started`` line (refusing an existing path, rule ``exists``)."""
-        return cls.write(path, [MatchStarted(players=players, rules=rules, title=title)], clock=clock)
+        """Create a match file with its ``match_started`` line (refusing an existing path, rule ``exists``).
+
+        The names go through :func:`ginlog.text.check_players` first: kept
+        cleaned (NFC, trimmed), refused if invisible, blank or too long (rule
+        ``name``) or if the two could be taken for each other (``name-clash``).
+        """
+        a, b = check_players(players)
+        return cls.write(path, [MatchStarted(players=(a, b), rules=rules, title=title)], clock=clock)
 
     @classmethod
     def write(

@@ -20,10 +20,14 @@ __all__ = ["append_entries"]
 def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None) -> int:
     """Append entries to a match, each checked first: all are written or none is. Returns the exit code.
 
+    Each of ``entries`` is one whole entry (``'discard 7h'``, one shell word):
+    words are never glued into entries, so ``play M note Bob says pass`` is
+    refused (a ``note`` without text) rather than read as a note and a pass.
+
     A problem (an illegal entry, a damaged file, another writer first) exits
     with its one line, as :func:`~ginlog.app.cli.common.fail` says.
     """
-    from ginlog.app.entry import parse_entry, split_entries
+    from ginlog.app.entry import parse_entry
     from ginlog.errors import GinlogError
     from ginlog.match.session import MatchSession
 
@@ -32,7 +36,7 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None)
         usage("play needs at least one entry, e.g. ginlog play match.jsonl 'discard 7h'")
     require_match_file(path)
     try:
-        steps = MatchSession.open(path).append([partial(parse_entry, text) for text in split_entries(list(entries))])
+        steps = MatchSession.open(path).append([partial(parse_entry, text) for text in entries])
     except GinlogError as exc:
         fail(exc if exc.path else exc.at(path=path))
     out.write(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}\n")

@@ -26,14 +26,15 @@ def validate(
     Example: ginlog validate sample_games/*.jsonl
     """
     from ginlog.app.audit import audit_file, error_line
+    from ginlog.text import shown, shown_json
 
     results = [audit_file(f) for f in files]  # audit_file names standard input <stdin>
     if json_:
-        typer.echo(json.dumps({"files": [r.to_dict() for r in results], "ok": all(r.ok for r in results)}, indent=2))
+        typer.echo(shown_json(json.dumps({"files": [r.to_dict() for r in results], "ok": all(r.ok for r in results)}, indent=2)))
     else:
         for r in results:
             if r.ok:
-                typer.echo(f"{r.path}: ok ({r.events} events, {r.hands} hands)")
+                typer.echo(shown(f"{r.path}: ok ({r.events} events, {r.hands} hands)"))
             for e in r.errors:
                 typer.echo(error_line(e), err=True)
     raise typer.Exit(EXIT_OK if all(r.ok for r in results) else EXIT_INVALID)
@@ -53,6 +54,7 @@ def audit(
     Example: ginlog audit sample_games --jobs 2
     """
     from ginlog.app.audit import FileAudit, audit_files, expand_paths, summarize
+    from ginlog.text import shown_json
 
     listed, missing = expand_paths(paths)
     if anchor is not None and len(listed) != 1:
@@ -72,7 +74,7 @@ def audit(
         results.extend(gen)
     summary = summarize(results)
     if json_:
-        typer.echo(json.dumps({"summary": summary, "files": [r.to_dict() for r in results]}, indent=2))
+        typer.echo(shown_json(json.dumps({"summary": summary, "files": [r.to_dict() for r in results]}, indent=2)))
     else:
         from ginlog.app.render import audit_problems, audit_report
 

@@ -27,8 +27,10 @@ def fail(err: GinlogError, code: int = EXIT_INVALID) -> NoReturn:
 
 
 def usage(message: str) -> NoReturn:
-    """A usage slip: ``ginlog: MESSAGE`` on standard error, exit 2."""
-    sys.stderr.write(f"ginlog: {message}\n")
+    """A usage slip: ``ginlog: MESSAGE`` on standard error, exit 2 (one line: see :func:`ginlog.text.shown`)."""
+    from ginlog.text import shown
+
+    sys.stderr.write(f"ginlog: {shown(message)}\n")
     raise SystemExit(EXIT_USAGE)
 
 

@@ -26,5 +26,7 @@ def openspiel(
     from ginlog.app.openspiel import import_files
 
     ok, bad = import_files(files, outdir, err=sys.stderr)
-    typer.echo(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else ""))
+    from ginlog.text import shown
+
+    typer.echo(shown(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else "")))
     raise typer.Exit(EXIT_OK if not bad else EXIT_INVALID)

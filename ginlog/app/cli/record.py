@@ -34,11 +34,14 @@ def new(
     from ginlog.errors import GinlogError, RulesError
     from ginlog.game.rules import preset, with_knobs
     from ginlog.match.session import MatchSession
+    from ginlog.text import check_players, shown
 
     if len(player) != 2:
         usage("give exactly two --player names")
-    if player[0] == player[1]:
-        usage("the two players need different names")
+    try:  # names the two could not tell apart are a slip in the command, like a bad knob
+        a, b = check_players(player)
+    except GinlogError as exc:
+        fail(exc, EXIT_USAGE)
     try:
         knobs = {}
         for item in set_:
@@ -50,10 +53,11 @@ def new(
     except GinlogError as exc:
         fail(exc, EXIT_USAGE)
     try:
-        MatchSession.create(match, (player[0], player[1]), r, title=title)
+        MatchSession.create(match, (a, b), r, title=title)
     except GinlogError as exc:
         fail(exc)
-    typer.echo(f"{match}: new match, {player[0]} v {player[1]}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else ""))
+    said = f"{match}: new match, {a} v {b}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else "")
+    typer.echo(shown(said))
 
 
 def play(
@@ -110,7 +114,9 @@ def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> Non
         rep = MatchSession.repair(match)
     except GinlogError as exc:
         fail(exc)
+    from ginlog.text import shown
+
     if rep.side_file is None:
-        typer.echo(f"{match}: nothing to repair (the file ends with a complete line)")
+        typer.echo(shown(f"{match}: nothing to repair (the file ends with a complete line)"))
     else:
-        typer.echo(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}")
+        typer.echo(shown(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}"))
