@@ -28,6 +28,9 @@ The visitor protocol (subclass :class:`Visitor`; every hook has a default):
     Consecutive lines, ``events[i]`` being event ``seq + i`` on line
     ``lineno + i``: the fast path's unit. By default, :meth:`Visitor.event`
     for each; a visitor may take them in one loop.
+``raw(lineno, raws)``
+    Only for a visitor whose ``raw_lines`` is True: the bytes of the lines
+    whose events come next (a run's, or one line's), for the envelope's time.
 ``unreadable(lineno, seq, err)``
     The line's event could not be made (an unknown type, a bad field). By
     default, :meth:`Visitor.error`.
@@ -182,9 +185,12 @@ def _events(
     label = visitor.label
     tool: str | None = None  # the first line's: names the file's writer in an error (versioning.from_newer)
     first = True
+    raw = visitor.raw if visitor.raw_lines else None
     for item in items:
         if isinstance(item, Run):
             lineno = item.lineno
+            if raw is not None:
+                raw(lineno, item.raws)
             if upto is not None and lineno + len(item.events) > upto + 1:  # the run goes past upto
                 if lineno > upto:
                     return
@@ -201,6 +207,8 @@ def _events(
             continue  # the reader has already reported the missing or bad seq
         if first:
             first, tool = False, first_line_tool(item.data)
+        if raw is not None:
+            raw(lineno, (item.raw,))
         try:
             event = decode(item.data)
         except GinlogError as exc:
