@@ -176,7 +176,7 @@ def stats(paths: list[str], json_: bool = False, csv_: bool = False) -> int:
             summary = item if isinstance(item, MatchSummary) else summarise(item)
             standings.add(summary)
             if json_:
-                text = json.dumps(summary.verdict(), indent=2, ensure_ascii=False).replace("\n", "\n    ")
+                text = json.dumps(summary.verdict(), ensure_ascii=False)  # one line a file (and the C encoder)
                 files.write(("\n    " if first else ",\n    ") + text)
                 first = False
             if not summary.ok:

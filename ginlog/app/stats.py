@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Final
 
 import attrs
@@ -91,6 +92,18 @@ class SeatFigures:
     defences: int = 0  # hands the other seat went out in
     defence_deadwood: int = 0  # summed over those
     opponent_knocks: int = 0
+
+    def counts(self) -> tuple[int, ...]:
+        """The fields in order (``attrs.astuple`` without its recursion: this is per match and per seat).
+
+        >>> f = SeatFigures(*range(len(attrs.fields(SeatFigures))))
+        >>> f.counts() == attrs.astuple(f)
+        True
+        """
+        return (
+            self.hands, self.hands_won, self.points, self.bonus_points, self.gins, self.knocks, self.undercuts,
+            self.undercut, self.knock_deadwood, self.defences, self.defence_deadwood, self.opponent_knocks,
+        )
 
 
 def seat_figures(state: MatchState, seat: Seat) -> SeatFigures:
@@ -293,9 +306,7 @@ class Standings:
             p.matches += 1
             p.finished += over
             p.won += s.winner == seat
-            sums = p.sums
-            for i, v in enumerate(attrs.astuple(s.figures[seat])):
-                sums[i] += v
+            p.sums = list(map(operator.add, p.sums, s.figures[seat].counts()))
         a, b = s.players
         flip = a > b
         key = (b, a) if flip else (a, b)
