@@ -87,7 +87,7 @@ def naive(made: list[Generated]) -> tuple[dict[str, dict[str, Any]], dict[tuple[
                 if row["out"] == name and h == "knock":
                     p["knocks"] += 1
                     p["knock_dw"] += row["deadwood"][name]
-                    p["undercut"] += row["outcome"] == "undercut"
+                    p["was_undercut"] += row["outcome"] == "undercut"
                 if row["out"] is not None and row["out"] != name:
                     p["defences"] += 1
                     p["defence_dw"] += row["deadwood"][name]
@@ -130,11 +130,11 @@ def test_every_figure_agrees_with_a_naive_recount(generated: Any, capsys: pytest
     got = {p["name"]: p for p in data["players"]}
     assert set(got) == set(want) == {"Ann", "Bob", "Cy", "Dee"}
     # The sample covers every kind of hand and result.
-    assert all(sum(want[n][k] for n in want) > 0 for k in ("gins", "knocks", "undercuts", "undercut", "bonus_points"))
+    assert all(sum(want[n][k] for n in want) > 0 for k in ("gins", "knocks", "undercuts", "was_undercut", "bonus_points"))
     for name, w in want.items():
         g = got[name]
         for key in ("matches", "matches_finished", "matches_won", "hands", "hands_won", "points", "bonus_points",
-                    "gins", "knocks", "undercuts", "undercut"):
+                    "gins", "knocks", "undercuts", "was_undercut"):
             assert g[key] == w[key], (name, key)
         expect_rates = {
             "match_win_rate": rate(w["matches_won"], w["matches_finished"]),
@@ -236,3 +236,12 @@ def test_a_correction_that_undoes_a_deal_takes_its_date_back(tmp_path: Path) -> 
     assert r.ok
     starts = [1 + i for i, e in enumerate(events) if isinstance(e, HandDealt)]
     assert r.hand_dates == (line_ts(EPOCH, starts[0]), line_ts(EPOCH, starts[2]))
+
+
+def test_readme_documents_every_key_and_column() -> None:
+    from ginlog.app.export import COLUMNS
+    from ginlog.app.stats import PLAYER_KEYS
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    missing = [k for k in (*PLAYER_KEYS, *COLUMNS, "head_to_head", "files", "players") if f"`{k}`" not in text and f'"{k}"' not in text]
+    assert not missing, f"not in the README: {missing}"

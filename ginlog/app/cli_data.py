@@ -138,7 +138,8 @@ def _text_stats(standings: Standings) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(highlight=False, soft_wrap=True)
+    # Piped, rich would fold the table into 80 columns: give it room (a terminal keeps its own width).
+    console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
     table = Table(title="Standings")
     columns = (
         ("Player", "name"), ("Matches", "matches"), ("Won", "matches_won"), ("Hands", "hands"),
@@ -157,7 +158,8 @@ def _text_stats(standings: Standings) -> None:
             escape(shown(f"{a} v {b}: matches {h['wins'][a]}-{h['wins'][b]} ({h['matches']} played), "
                          f"hands {h['hands_won'][a]}-{h['hands_won'][b]}, points {h['points'][a]}-{h['points'][b]}"))
         )
-    console.print(f"{standings.valid + standings.invalid} files: {standings.valid} valid, {standings.invalid} invalid")
+    n = standings.valid + standings.invalid
+    console.print(f"{n} file{'s' if n != 1 else ''}: {standings.valid} valid, {standings.invalid} invalid")
     console.print("Elo: everyone from 1500, K = 32, finished matches in the order they began.")
 
 

@@ -24,7 +24,7 @@ What each figure counts, per player, over the valid files they play in:
     and counts). ``gin_rate`` = gins / hands.
 ``knocks``
     hands they knocked in (``how`` knock), undercut or not. ``knock_rate``.
-``undercuts`` / ``undercut``
+``undercuts`` / ``was_undercut``
     hands they won by undercutting the knocker / hands they knocked in and
     were undercut. ``undercut_rate`` = undercuts / the opponent's knocks.
 ``avg_deadwood_knocking`` / ``avg_deadwood_defending``
@@ -71,7 +71,7 @@ __all__ = [
 PLAYER_KEYS: Final = (
     "name", "matches", "matches_finished", "matches_won", "match_win_rate",
     "hands", "hands_won", "hand_win_rate", "points", "bonus_points", "points_per_hand",
-    "gins", "gin_rate", "knocks", "knock_rate", "undercuts", "undercut", "undercut_rate",
+    "gins", "gin_rate", "knocks", "knock_rate", "undercuts", "was_undercut", "undercut_rate",
     "avg_deadwood_knocking", "avg_deadwood_defending", "rating", "rated_matches",
 )
 
@@ -350,7 +350,7 @@ class Standings:
                 "knocks": f.knocks,
                 "knock_rate": _rate(f.knocks, f.hands),
                 "undercuts": f.undercuts,
-                "undercut": f.undercut,
+                "was_undercut": f.undercut,
                 "undercut_rate": _rate(f.undercuts, f.opponent_knocks),
                 "avg_deadwood_knocking": _rate(f.knock_deadwood, f.knocks),
                 "avg_deadwood_defending": _rate(f.defence_deadwood, f.defences),
