@@ -16,8 +16,8 @@ the order they were read.
 
 Putting matches in time order means keeping them until the end: 16 bytes a
 rated match (its time, and who played whom with who won, packed in two
-machine integers), so a million matches take 16 MB; nothing else here grows
-with the number of files.
+machine integers), and 8 more while they are sorted (in chunks, merged), so
+a million matches take 24 MB; nothing else here grows with the number of files.
 
 >>> elo = Elo()
 >>> elo.add("2026-01-02T10:00:00.000Z", "Ann", "Bob", winner=0)
@@ -28,8 +28,10 @@ with the number of files.
 
 from __future__ import annotations
 
+import heapq
 import math
 from array import array
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Final
 
@@ -41,6 +43,8 @@ INITIAL: Final = 1500.0
 K: Final = 32.0
 SCALE: Final = 400.0
 _IDS: Final = 1 << 31
+#: Matches sorted at a time (then merged): what sorting them costs in Python objects, at most.
+CHUNK: Final = 1 << 16
 
 
 def expected(rating: float, other: float) -> float:
@@ -95,8 +99,8 @@ class Elo:
     def ratings(self) -> dict[str, float]:
         """Every rated player's rating after all the matches, played in the order they began."""
         ratings = [INITIAL] * len(self._names)
-        when, who = self._when, self._who
-        for i in sorted(range(len(when)), key=when.__getitem__):  # stable: ties in the order read
+        who = self._who
+        for i in self._in_time_order():
             packed = who[i]
             a, b, w = packed >> 32, (packed >> 1) & (_IDS - 1), packed & 1
             win, lose = (a, b) if w == 0 else (b, a)
@@ -104,3 +108,17 @@ class Elo:
             ratings[win] += gain
             ratings[lose] -= gain
         return dict(zip(self._names, ratings))
+
+    def _in_time_order(self) -> Iterator[int]:
+        """The matches' indices by start time, ties in the order read.
+
+        Sorted :data:`CHUNK` at a time into arrays, then merged (``heapq.merge``
+        is stable: on a tie the earlier chunk, so the earlier match, comes
+        first), so sorting holds 8 bytes a match more, not a Python list of them.
+        """
+        when = self._when
+        key = when.__getitem__
+        runs = [
+            array("q", sorted(range(lo, min(len(when), lo + CHUNK)), key=key)) for lo in range(0, len(when), CHUNK)
+        ]
+        return heapq.merge(*runs, key=key)
