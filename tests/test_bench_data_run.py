@@ -40,6 +40,7 @@ def test_bench_data_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) 
         for command in ("stats --json", "export --format csv", "export --format jsonl"):
             assert re.search("^" + re.escape(command) + number + r"\s+(MET|MISSED)$", part, re.MULTILINE), (command, part)
         assert bool(re.search(r"^export --format parquet" + number, part, re.MULTILINE)) == bench.has_pyarrow()
+        assert bool(re.search(r"^\(parquet: pyarrow's import, once per process, apart: [\d.]+ s wall, [\d.]+ s cpu\)$", part, re.MULTILINE)) == bench.has_pyarrow()
     assert re.search(r"^html DIR -o SITE" + number, text.split("over the tiny corpus:")[1], re.MULTILINE)
     assert re.search(r"16 hands, \d+ events: page \d+ KB, built in \d+ ms", text)
     assert set(Path(bench.tempfile.gettempdir()).glob("bench-data-*")) <= before  # cleaned up
