@@ -32,6 +32,9 @@ The visitor protocol (subclass :class:`Visitor`; every hook has a default):
     Only if overridden: the reader's next :class:`~ginlog.log.reader.Line`
     or :class:`~ginlog.log.reader.Run`, before its events (for what the
     events do not hold, such as each line's ``ts``).
+``raw(lineno, raws)``
+    Only for a visitor whose ``raw_lines`` is True: the bytes of the lines
+    whose events come next (a run's, or one line's), for the envelope's time.
 ``unreadable(lineno, seq, err)``
     The line's event could not be made (an unknown type, a bad field). By
     default, :meth:`Visitor.error`.
@@ -187,11 +190,14 @@ def _events(
     tool: str | None = None  # the first line's: names the file's writer in an error (versioning.from_newer)
     first = True
     see = visitor.item if type(visitor).item is not Visitor.item else None
+    raw = visitor.raw if visitor.raw_lines else None
     for item in items:
         if see is not None:
             see(item)
         if isinstance(item, Run):
             lineno = item.lineno
+            if raw is not None:
+                raw(lineno, item.raws)
             if upto is not None and lineno + len(item.events) > upto + 1:  # the run goes past upto
                 if lineno > upto:
                     return
@@ -208,6 +214,8 @@ def _events(
             continue  # the reader has already reported the missing or bad seq
         if first:
             first, tool = False, first_line_tool(item.data)
+        if raw is not None:
+            raw(lineno, (item.raw,))
         try:
             event = decode(item.data)
         except GinlogError as exc:

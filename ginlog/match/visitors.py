@@ -103,6 +103,8 @@ class Visitor(Generic[T, R]):
 
     #: Whether the driver makes each line's event (False: :meth:`line` instead, the chain alone).
     decodes: ClassVar[bool] = True
+    #: Whether the driver hands the lines' bytes to :meth:`raw` first (for the envelope's time).
+    raw_lines: ClassVar[bool] = False
 
     def __init__(self, errors: list[GinlogError] | None = None, *, limit: int | None = None) -> None:
         self.errors = errors
@@ -124,6 +126,14 @@ class Visitor(Generic[T, R]):
             out = event(lineno + i, seq + i, ev, digests[i])
             if out is not None:
                 yield out
+
+    def raw(self, lineno: int, raws: Sequence[bytes]) -> None:
+        """(Only when ``raw_lines`` is True.) The bytes of lines ``lineno``, ``lineno + 1``... whose events come next.
+
+        Called before :meth:`run` or :meth:`event` for those lines; what the
+        envelope holds beyond the chain (the ``ts``) is read from here, and
+        only by a visitor that wants it.
+        """
 
     def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
         """Line ``lineno``'s event could not be made (``err`` says why): :meth:`error`."""
