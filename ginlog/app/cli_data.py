@@ -13,10 +13,10 @@ written); 2 for a usage slip (``--json`` with ``--csv``, Parquet without a
 file or without pyarrow).
 
 >>> import contextlib, io, os, tempfile
->>> from ginlog.match.matchfile import new_match
+>>> from ginlog.match.session import MatchSession
 >>> from ginlog.game.rules import preset
 >>> folder = tempfile.mkdtemp()
->>> _ = new_match(os.path.join(folder, "a.jsonl"), ("Ann", "Bob"), preset("standard"))
+>>> _ = MatchSession.create(os.path.join(folder, "a.jsonl"), ("Ann", "Bob"), preset("standard"))
 >>> out = io.StringIO()
 >>> with contextlib.redirect_stdout(out):
 ...     code = stats([folder], json_=True)

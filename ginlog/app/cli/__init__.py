@@ -44,7 +44,7 @@ def build_app() -> Any:
     """Build the Typer app (imported only when a command other than the fast path runs)."""
     import typer
 
-    from ginlog.app.cli import check, imports, read, record, reference
+    from ginlog.app.cli import check, data, imports, read, record, reference
 
     app = typer.Typer(
         name="ginlog",
@@ -69,6 +69,9 @@ def build_app() -> Any:
         ("audit", check.audit),
         ("schema", reference.schema),
         ("rules", reference.rules),
+        ("stats", data.stats),
+        ("export", data.export),
+        ("html", data.html),
     ):
         app.command(name)(command)
     import_app = typer.Typer(help="Import foreign game records.", no_args_is_help=True)
