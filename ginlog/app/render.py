@@ -6,7 +6,7 @@ they come from a file).
 
 >>> from ginlog.app.audit import FileAudit, summarize
 >>> results = [FileAudit("a.jsonl", (), events=40, hands=2, phase="over", outcomes={"gin": 1, "knock": 1})]
->>> table, *rest = audit_report(results, summarize(results))
+>>> table, *rest = audit_report(summarize(results))
 >>> table.row_count, rest
 (1, ['Hands: knock 1, gin 1'])
 """
@@ -68,8 +68,13 @@ def audit_problems(results: Sequence[FileAudit]) -> list[str]:
     return [escape(error_line(e)) for r in results for e in r.errors]
 
 
-def audit_report(results: Sequence[FileAudit], summary: dict[str, Any]) -> list[RenderableType]:
-    """The audit's table of counts (from :func:`ginlog.app.audit.summarize`), the outcomes, problems by rule, a lone file's head."""
+def audit_report(summary: dict[str, Any], head: str | None = None) -> list[RenderableType]:
+    """The audit's table of counts (a :class:`ginlog.app.audit.Summary`'s), the outcomes, problems and warnings by rule, a lone file's head.
+
+    A file with warnings is still clean (nothing in it is wrong), but the
+    table says how many files and warnings there are: what the audit could
+    not verify is never left unsaid.
+    """
     table = Table(title="Audit", show_header=True)
     table.add_column("Files", justify="right")
     table.add_column("Clean", justify="right")
@@ -77,12 +82,21 @@ def audit_report(results: Sequence[FileAudit], summary: dict[str, Any]) -> list[
     table.add_column("Finished", justify="right")
     table.add_column("Hands", justify="right")
     table.add_column("Events", justify="right")
-    table.add_row(*(str(summary[k]) for k in ("files", "ok", "invalid", "finished", "hands", "events")))
+    table.add_column("Warnings", justify="right")
+    table.add_row(
+        *(str(summary[k]) for k in ("files", "ok", "invalid", "finished", "hands", "events")),
+        str(summary.get("warnings", 0)),
+    )
     out: list[RenderableType] = [table]
     if summary["outcomes"]:
         out.append("Hands: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in summary["outcomes"].items()))
     if summary["errors_by_rule"]:
         out.append("Problems by rule: " + ", ".join(f"{k} {v}" for k, v in summary["errors_by_rule"].items()))
-    if len(results) == 1 and results[0].head:
-        out.append(f"Head: {results[0].head}")
+    if summary.get("warnings_by_rule"):
+        out.append(
+            "Warnings by rule (not verified; see the README): "
+            + ", ".join(f"{k} {v}" for k, v in summary["warnings_by_rule"].items())
+        )
+    if head:
+        out.append(f"Head: {head}")
     return out
