@@ -194,6 +194,28 @@ def test_a_fifo_is_refused_at_once_by_every_command(tmp_path: Path, cmd: tuple[s
     assert "[file]" in p.stderr and "not a regular file" in p.stderr
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        "from ginlog.log.files import head; head(P)",
+        "from ginlog.log.writer import append_many; append_many(P, [('note', 2, {'text': 'x'})], expect=1)",
+        "from ginlog.log.writer import repair; repair(P)",
+        "from ginlog.log.reader import read_lines; list(read_lines(P))",
+    ],
+    ids=["head", "append", "repair", "reader"],
+)
+def test_the_store_refuses_a_fifo_without_blocking(tmp_path: Path, call: str) -> None:
+    """Every place a match file is opened: before, ``head`` and the reader blocked until a writer came."""
+    fifo = tmp_path / "m.jsonl"
+    os.mkfifo(fifo)
+    code = f"P = {str(fifo)!r}\nfrom ginlog.errors import StoreError\ntry:\n    {call}\nexcept StoreError as e:\n    print(e.rule, e)\n"
+    try:
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{call} blocked on a FIFO")
+    assert proc.returncode == 0 and proc.stdout.startswith("file ") and "not a regular file" in proc.stdout, proc
+
+
 def test_a_fifo_among_openspiel_records_is_refused(tmp_path: Path) -> None:
     """Before: ``import openspiel`` hung on a FIFO among the records."""
     fifo = tmp_path / "r.txt"

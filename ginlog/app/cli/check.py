@@ -121,6 +121,9 @@ def _print_audit(
     from ginlog.app.render import audit_report
 
     out = console()
+    # Warnings go to standard output; while a progress bar runs on a terminal that is also standard
+    # output, they are printed above the bar (through its console) so as not to break it.
+    notes = err if err.is_terminal and out.is_terminal else out
 
     def take(r: FileAudit) -> None:
         summary.add(r)
@@ -129,12 +132,12 @@ def _print_audit(
             for line in problems:
                 err.print(escape(line), highlight=False)
             for line in warnings:
-                out.print(escape(line), highlight=False)
+                notes.print(escape(line), highlight=False)
 
     if err.is_terminal:
         from rich.progress import Progress
 
-        with Progress(console=err, transient=True) as progress:
+        with Progress(console=err, transient=True, redirect_stdout=False, redirect_stderr=False) as progress:
             task = progress.add_task("auditing", total=total)
             for r in results:
                 take(r)
