@@ -10,9 +10,8 @@
 2. Each command over each corpus in a fresh interpreter, the commands taking
    turns ``--repeat`` times, the best CPU time kept (a process only reads; the
    clock starts after the imports): ``audit`` is the command as the CLI runs it
-   today (``ginlog audit --json`` through the Typer app, output to /dev/null),
-   ``audit (streamed)`` the same through :func:`ginlog.app.summary.write_audit_json`
-   (what the command becomes once the integrator wires it),
+   (``ginlog audit --json`` through the Typer app, output to /dev/null; it
+   streams, as the others do),
    ``stats --json``, ``export --format csv`` / ``jsonl`` / ``parquet`` (when
    pyarrow is installed) and ``html DIR -o SITE`` (the tiny corpus only: a page
    a match is the point there). Each is printed with its ratio to ``audit``
@@ -50,7 +49,7 @@ GOAL = 1.2
 _CHILD = r"""
 import contextlib, io, json, os, sys, time
 what, folder, out = sys.argv[1], sys.argv[2], sys.argv[3]
-from ginlog.app import cli_data, cli, summary, audit, walk
+from ginlog.app import cli_data, cli
 devnull = open(os.devnull, "w", encoding="utf-8")
 extra = {}
 if what == "export-parquet":  # pyarrow's import, a fixed cost of the process, timed apart
@@ -64,8 +63,6 @@ with contextlib.redirect_stdout(devnull), contextlib.redirect_stderr(devnull):
             cli.build_app()(["audit", "--json", folder], prog_name="ginlog", standalone_mode=False)
         except SystemExit:
             pass
-    elif what == "audit-streamed":
-        summary.write_audit_json((audit.audit_file(p) for p in walk.iter_paths([folder])), devnull)
     elif what == "stats":
         cli_data.stats([folder], json_=True)
     elif what.startswith("export-"):
@@ -77,7 +74,6 @@ print(json.dumps({"cpu": time.process_time() - c, "wall": time.perf_counter() - 
 
 COMMANDS = {
     "audit": "audit --json",
-    "audit-streamed": "audit (streamed)",
     "stats": "stats --json",
     "export-csv": "export --format csv",
     "export-jsonl": "export --format jsonl",
@@ -158,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = ap.parse_args(argv)
     if min(a.hands, a.match_hands, a.repeat) < 1:
         ap.error("--hands, --match-hands and --repeat must be 1 or more")
-    commands = ["audit", "audit-streamed", "stats", "export-csv", "export-jsonl"]
+    commands = ["audit", "stats", "export-csv", "export-jsonl"]
     if has_pyarrow():
         commands.append("export-parquet")
     directory = Path(tempfile.mkdtemp(prefix="bench-data-"))

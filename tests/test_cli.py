@@ -448,10 +448,11 @@ def test_record_resumes_after_quit(app: Any, tmp_path: Path, sim_standard: list[
 
 
 def test_record_file_error_goes_to_stderr(app: Any, tmp_path: Path) -> None:
-    # A missing file is a usage slip: exit 2 and say how to start a match.
+    # A missing file cannot be read: exit 1 (as in every command), one line saying how to start a match.
     r = run(app, "record", tmp_path / "missing.jsonl", input="note x\n")
-    assert r.exit_code == 2
+    assert r.exit_code == 1
     assert "ginlog new" in r.stderr and "missing.jsonl" not in r.stdout
+    assert_one_line_error(r.stderr, path=str(tmp_path / "missing.jsonl"), rule="file")
     # A damaged file: exit 1, one line on stderr naming the place and the rule.
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n")

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.app.audit import audit_files, expand_paths
-from ginlog.app.summary import AuditSummary, write_audit_json
-from ginlog.app.walk import count_paths, iter_paths
+from ginlog.app.audit import Summary, audit_file, audit_files, audit_paths
+from ginlog.app.paths import count_paths, expand_paths, iter_paths
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
@@ -25,57 +24,118 @@ SAMPLES = ROOT / "sample_games"
 
 
 def test_audit_json_is_what_the_command_prints(tmp_path: Path) -> None:
+    """The streamed ``audit --json`` is the JSON of each file's verdict, in the walk's order, and their summary."""
     made, bad = corpus(tmp_path / "games")
-    paths = [str(tmp_path / "games"), str(SAMPLES)]
+    paths = [str(tmp_path / "games"), str(SAMPLES), str(tmp_path / "missing.jsonl")]
     proc = subprocess.run(
         [sys.executable, "-m", "ginlog.app.cli", "audit", "--json", *paths],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, check=False,
     )
     assert proc.returncode == 1, proc.stderr
-    import io
-
-    out = io.StringIO()
-    summary = write_audit_json(audit_files(expand_paths(paths)[0]), out)
-    assert out.getvalue() == proc.stdout  # byte for byte, the summary first
     whole = json.loads(proc.stdout)
-    assert summary.to_dict() == whole["summary"] and summary.invalid == len(bad) + sum(not f["ok"] for f in whole["files"] if f["file"].startswith(str(SAMPLES)))
-    assert whole["summary"]["files"] == len(made) + len(bad) + len(expand_paths([str(SAMPLES)])[0])
+    assert list(whole) == ["files", "summary"]  # the summary after the files: nothing held until the end
+    files, problems = expand_paths(paths)
+    verdicts = [audit_file(f).to_dict() for f in files]
+    assert [f["file"] for f in whole["files"]] == [f["file"] for f in verdicts] + [str(tmp_path / "missing.jsonl")]
+    assert whole["files"][:-1] == verdicts and whole["files"][-1]["ok"] is False
+    summary = Summary()
+    for r in audit_paths(paths):
+        summary.add(r)
+    assert whole["summary"] == summary.to_dict()
+    assert whole["summary"]["files"] == len(made) + len(bad) + len(expand_paths([str(SAMPLES)])[0]) + 1
+    assert whole["summary"]["invalid"] == len(bad) + 1 + sum(not v["ok"] for v in verdicts if v["file"].startswith(str(SAMPLES)))
 
 
-def test_audit_json_of_nothing() -> None:
-    import io
-
-    out = io.StringIO()
-    s = write_audit_json([], out)
-    assert out.getvalue() == json.dumps({"summary": s.to_dict(), "files": []}, indent=2) + "\n"
-    assert s.files == 0 and s.head is None
-
-
-def test_summary_head_only_for_one_file() -> None:
+def test_summary_head_is_the_lone_files() -> None:
     results = list(audit_files(expand_paths([str(SAMPLES)])[0][:2]))
-    s = AuditSummary()
+    s = Summary()
     s.add(results[0])
     assert s.head == results[0].head and s.head is not None
     s.add(results[1])
-    assert s.head is None
+    assert s.files == 2 and s.to_dict()["events"] == results[0].events + results[1].events
 
 
-def test_paths_stream_in_the_order_expand_paths_gives(tmp_path: Path) -> None:
+def _naive(args: list[str]) -> tuple[list[str], list[str]]:
+    """What the arguments name, the slow plain way: whole sorted listings, links to folders resolved and seen once."""
+    files: list[str] = []
+    problems: list[str] = []
+    seen_dirs: set[str] = set()
+    seen_files: set[str] = set()
+
+    def folder(root: str, quiet: bool = False) -> None:
+        found = []
+        stack = [root]
+        while stack:
+            f = stack.pop()
+            real = os.path.realpath(f)
+            if real in seen_dirs:
+                continue
+            seen_dirs.add(real)
+            subs = []
+            for name in sorted(os.listdir(f)):
+                full = os.path.join(f, name)
+                if os.path.isdir(full):
+                    subs.append(full)
+                elif name.endswith(".jsonl"):
+                    found.append(full)
+            stack.extend(reversed(subs))
+        found = [x for x in sorted(found) if os.path.normpath(x) not in seen_files]
+        if not found and not quiet:
+            problems.append(root)
+        files.extend(found)
+
+    def file(p: str) -> None:
+        listed = p.endswith(".jsonl") and os.path.realpath(os.path.dirname(os.path.abspath(p))) in seen_dirs
+        if os.path.normpath(p) in seen_files or listed:
+            return
+        seen_files.add(os.path.normpath(p))
+        files.append(p)
+
+    for p in args:
+        if p == "-":
+            if "-" not in files:
+                files.append(p)
+        elif os.path.isdir(p):
+            folder(p)
+        elif os.path.exists(p):
+            file(p)
+        elif any(c in p for c in "*?["):
+            # bash itself (globstar: ** crosses no link to a folder; nullglob: no match, no words)
+            sh = subprocess.run(["bash", "-O", "globstar", "-O", "nullglob", "-c", 'printf "%s\\0" ' + p.replace(" ", "\\ ")],
+                                stdout=subprocess.PIPE, check=True)
+            hits = sorted(h.decode() for h in sh.stdout.split(b"\0") if h)
+            if not hits:
+                problems.append(p)
+            for h in hits:
+                folder(h, quiet=True) if os.path.isdir(h) else file(h)
+        else:
+            problems.append(p)
+    return files, problems
+
+
+def test_paths_stream_as_the_naive_walk_finds_them(tmp_path: Path) -> None:
     for name in ("b.jsonl", "b/x.jsonl", "b0.jsonl", "B.jsonl", "é.jsonl", "dir.jsonl/in.jsonl", "real/r.jsonl",
-                 "a b/c.jsonl", "notes.txt"):
+                 "a b/c.jsonl", "notes.txt", "empty/notes.txt"):
         p = tmp_path / "d" / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("")
     (tmp_path / "d" / "link").symlink_to(tmp_path / "d" / "real")
+    (tmp_path / "d" / "real" / "loop").symlink_to(tmp_path / "d")
     (tmp_path / "d" / "lf.jsonl").symlink_to(tmp_path / "d" / "real" / "r.jsonl")
     d = str(tmp_path / "d")
-    args = [d, d + "/", d + "/./b", f"{d}/**/*.jsonl", f"{d}/nothing*.jsonl", f"{d}/missing.jsonl", f"{d}/b.jsonl", "-"]
-    files, missing = expand_paths(args)
-    got = list(iter_paths(args))
-    assert [g for g in got if isinstance(g, str)] == files
-    assert [(e.path, e.message) for e in got if isinstance(e, GinlogError)] == [(e.path, e.message) for e in missing]
-    assert count_paths(args) == len(got)
-    assert str(tmp_path / "d" / "link" / "r.jsonl") not in list(iter_paths([d]))  # a folder walk does not follow links
+    for args in (
+        [d, d + "/", d + "/./b", f"{d}/**/*.jsonl", f"{d}/nothing*.jsonl", f"{d}/missing.jsonl", f"{d}/b.jsonl", "-", "-"],
+        [f"{d}/b.jsonl", f"{d}/real/r.jsonl", d, f"{d}/empty"],
+        [f"{d}/link", f"{d}/real", f"{d}/*"],
+    ):
+        got = list(iter_paths(args))
+        files, problems = _naive(args)
+        assert [g for g in got if isinstance(g, str)] == files, args
+        assert [e.path for e in got if isinstance(e, GinlogError)] == problems, args
+        assert count_paths(args) == len(got)
+    # the link to real/ is followed, but real/ (and its loop back up) is searched once
+    walked = [p for p in iter_paths([d]) if isinstance(p, str)]
+    assert sum(p.endswith("r.jsonl") for p in walked) == 1 and len(walked) == len(set(walked))
 
 
 CHILD = r"""
@@ -88,11 +148,12 @@ if what == "stats":
 elif what == "export":
     code = cli_data.export(paths, "csv")
 else:
-    from ginlog.app.summary import write_audit_json
-    from ginlog.app.audit import audit_file
-    from ginlog.app.walk import iter_paths
-    write_audit_json((audit_file(p) for p in iter_paths(paths)), sys.stdout)
-    code = 0
+    import typer
+    from ginlog.app.cli.check import audit
+    try:
+        audit(paths, jobs=1, json_=True, anchor=None, quiet=False, max_errors=100)
+    except typer.Exit as e:
+        code = e.exit_code
 sys.stdout.flush()
 sys.stderr.write(json.dumps({"code": code}))
 """

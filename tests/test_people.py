@@ -313,10 +313,10 @@ def test_error_lines_stay_one_line(app: Any, tmp_path: Path) -> None:
     assert "\x1b" not in r.stderr
     assert "\x07" not in r.stderr
     assert "a b␛]0;owned␇.jsonl" in line  # white space runs are one space; controls are shown
-    p = exe("record", bad)
-    assert p.returncode == 2 and "\x1b" not in p.stderr and "␛]0;owned␇" in one_line(p.stderr)
+    p = exe("record", bad)  # a missing file: exit 1, as in every command (README, exit codes)
+    assert p.returncode == 1 and "\x1b" not in p.stderr and "␛]0;owned␇" in one_line(p.stderr)
     p = exe("play", bad, "pass")
-    assert p.returncode == 2 and "\x1b" not in p.stderr and len(p.stderr.splitlines()) == 1
+    assert p.returncode == 1 and "\x1b" not in p.stderr and len(p.stderr.splitlines()) == 1
 
 
 def test_parse_entry_through_the_session_checks_each_whole(tmp_path: Path) -> None:

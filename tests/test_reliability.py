@@ -347,16 +347,9 @@ def test_not_a_regular_file(fastdir: Path) -> None:
     assert [e["rule"] for e in audit_file(str(loop)).errors] == ["file"]
     fifo = fastdir / "fifo.jsonl"
     os.mkfifo(fifo)
-
-    def feed() -> None:
-        with open(fifo, "wb") as f:
-            f.write(b'{"seq":1,"oops"\n\x00\xff')
-
-    t = threading.Thread(target=feed)
-    t.start()
+    # A FIFO is refused at once, with no writer (it used to be read, and with no writer it hung).
     a = audit_file(str(fifo))
-    t.join(10)
-    assert not a.ok and a.errors[0]["rule"] == "json"
+    assert not a.ok and [e["rule"] for e in a.errors] == ["file"] and "not a regular file" in a.errors[0]["message"]
     if os.geteuid() != 0:  # root reads through chmod 000
         locked = fastdir / "locked.jsonl"
         locked.write_bytes(b"{}\n")

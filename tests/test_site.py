@@ -137,8 +137,9 @@ def test_not_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_an_empty_folder_makes_an_empty_index(tmp_path: Path) -> None:
+    """A folder with no match file: an index saying so (no standings), and exit 1 as for audit (issue 13)."""
     (tmp_path / "in").mkdir()
-    assert cli_data.site(str(tmp_path / "in"), str(tmp_path / "out")) == 0
+    assert cli_data.site(str(tmp_path / "in"), str(tmp_path / "out")) == 1
     t = parse(tmp_path / "out" / "index.html")
-    assert t.tables["matches"][1:] == [] and "standings" not in t.tables
+    assert "standings" not in t.tables and "no match file" in (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert json.dumps(t.tables)  # parsed

@@ -205,8 +205,11 @@ def test_text_output_and_usage(generated: Any, capsys: pytest.CaptureFixture[str
 
 
 def test_no_files_at_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """As for audit (issue 13): a folder holding no match file is a problem in the report, and exit 1."""
     code, out, _ = run_stats(capsys, [str(tmp_path)], json_=True)
-    assert code == 0 and json.loads(out) == {"players": [], "head_to_head": [], "files": []}
+    data = json.loads(out)
+    assert code == 1 and data["players"] == [] and data["head_to_head"] == []
+    assert [(f["file"], f["ok"], f["errors"][0]["rule"]) for f in data["files"]] == [(str(tmp_path), False, "file")]
 
 
 def test_dates_of_hands_with_and_without_the_fast_path(generated: Any) -> None:
@@ -242,7 +245,8 @@ def test_readme_documents_every_key_and_column() -> None:
     from ginlog.app.export import COLUMNS
     from ginlog.app.stats import PLAYER_KEYS
 
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "README.md").read_text(encoding="utf-8") + (root / "docs" / "DATA.md").read_text(encoding="utf-8")
     missing = [k for k in (*PLAYER_KEYS, *COLUMNS, "head_to_head", "files", "players") if f"`{k}`" not in text and f'"{k}"' not in text]
     assert not missing, f"not in the README: {missing}"
 

@@ -41,7 +41,8 @@ from ginlog.text import shown
 
 from ginlog.app.dated import Dated, DatedReport
 from ginlog.app.stats import PLAYER_KEYS, MatchSummary, Standings, failed, summarise
-from ginlog.app.walk import count_paths, iter_paths
+from ginlog.app.audit import error_line
+from ginlog.app.paths import count_paths, iter_paths
 
 __all__ = ["stats", "export", "site", "read_dated", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
 
@@ -68,19 +69,10 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
-def _err_line(e: dict[str, Any]) -> str:
-    where = e.get("file") or ""
-    if e.get("line") is not None:
-        where += f":{e['line']}"
-    if e.get("event") is not None:
-        where += f": event {e['event']}"
-    return shown(f"{where}: {e['message']} [{e['rule']}]")
-
-
 def _report_invalid(s: MatchSummary) -> None:
     """One line on standard error for an invalid file: its first problem, and how many more."""
     more = len(s.errors) - 1
-    line = _err_line(s.errors[0]) if s.errors else shown(f"{s.file}: invalid")
+    line = error_line(s.errors[0]) if s.errors else shown(f"{s.file}: invalid")
     sys.stderr.write(line + (f" (and {more} more problem{'s' if more != 1 else ''})" if more > 0 else "") + "\n")
 
 

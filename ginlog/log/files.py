@@ -245,12 +245,15 @@ def fsync_dir(path: str | os.PathLike[str], label: str) -> None:
 def open_file(path: str | os.PathLike[str], flags: int, label: str, *, regular: bool = True) -> int:
     """Open as a raw fd, turning every OS failure into :class:`StoreError` (rule ``"file"``).
 
-    A directory is always refused; anything else that is not a regular file
-    (a pipe, a device) is refused unless ``regular=False`` (a reader may
-    stream from a FIFO; a writer may not append to one).
+    A directory is always refused, and so (unless ``regular=False``) is
+    anything else that is not a regular file: a FIFO, a socket, a device. The
+    open itself never blocks (``O_NONBLOCK``, cleared once the file is known
+    to be regular): a plain open of a FIFO waits until a writer opens it,
+    which hung ``ginlog audit *`` on a FIFO among the files. A stream (a pipe)
+    is read as ``-``, standard input.
     """
     try:
-        fd = os.open(path, flags | os.O_CLOEXEC)
+        fd = os.open(path, flags | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError as exc:
         raise file_error(exc, label, "open") from None
     try:
@@ -258,7 +261,15 @@ def open_file(path: str | os.PathLike[str], flags: int, label: str, *, regular: 
         if stat.S_ISDIR(mode):
             raise StoreError(f"{label} is a directory, not a match file", rule="file", path=label)
         if regular and not stat.S_ISREG(mode):
-            raise StoreError(f"{label} is not a regular file", rule="file", path=label)
+            raise StoreError(
+                f"{label} is not a regular file (a pipe, a socket or a device); give '-' to read standard input",
+                rule="file",
+                path=label,
+            )
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    except OSError as exc:
+        os.close(fd)
+        raise file_error(exc, label, "open") from None
     except BaseException:
         os.close(fd)
         raise

@@ -43,8 +43,16 @@ The visitor protocol (subclass :class:`Visitor`; every hook has a default):
     line that continues the chain; its event is never made.
 ``error(err)``
     A problem, its place filled in. By default the visitor's policy: raise it
-    (``errors=None``) or append it to ``errors`` and read on (``limit``: stop
-    once that many are kept).
+    (``errors=None``) or count it, append it to ``errors`` and read on
+    (``limit``: stop once that many are kept; ``keep``: keep that many, count
+    on). A problem with the record itself is a break: the rules broken after
+    it (``illegal``) are one cascade, reported as one error.
+``illegal(err)``
+    An event breaks a rule of play (for the visitor to call from ``event``).
+``warning(caveat)``
+    Something the record does not let ginlog verify
+    (:class:`~ginlog.caveats.Caveat`); kept if the visitor has a ``warnings``
+    list, and only then does the reader look for times that go back.
 ``end() -> R``
     Reading is over (to the end, to ``upto``, or stopped); the result of :func:`read`.
 
@@ -169,7 +177,8 @@ def walk(
     """
     label = label_of(source, name)
     visitor.begin(label)
-    items = read_runs(source, visitor.error, name=label, known=known, block=block)
+    warn = visitor.warning if visitor.warnings is not None else None
+    items = read_runs(source, visitor.error, name=label, known=known, block=block, warn=warn)
     try:
         if visitor.decodes:
             yield from _events(items, visitor, known, upto)
@@ -251,6 +260,7 @@ def read_match(
     source: Source,
     *,
     collect: bool = False,
+    keep: int | None = None,
     name: str | None = None,
     upto: int | None = None,
     anchor: str | None = None,
@@ -259,12 +269,15 @@ def read_match(
 ) -> MatchReport:
     """Read a whole match file into its final state: :func:`read` with a :class:`FinalState`.
 
-    ``collect=True`` gathers every problem into the report instead of raising.
-    ``anchor`` is a head hash the user kept: the file must still end there
-    (or continue from it), which catches lines cut off the end. ``known=None``
-    turns the fast path off.
+    ``collect=True`` gathers every problem into the report instead of
+    raising, and every warning (what the record does not let ginlog verify);
+    ``keep`` caps how many of each are kept (all are counted:
+    ``errors_total``, ``errors_by_rule``...). ``anchor`` is a head hash the
+    user kept, or its first 12 hex digits or more: the file must still end
+    there (or continue from it), which catches lines cut off the end.
+    ``known=None`` turns the fast path off.
     """
-    visitor = FinalState([] if collect else None, anchor=anchor)
+    visitor = FinalState([] if collect else None, keep=keep, warnings=[] if collect else None, anchor=anchor)
     return read(source, visitor, known=known, name=name, upto=upto, block=block)
 
 

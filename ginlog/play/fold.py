@@ -74,7 +74,7 @@ class Fold:
     ('setup', 1)
     """
 
-    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events", "_next_snapshot")
+    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events", "_next_snapshot", "reopened")
 
     def __init__(self, first: MatchStarted, seq: int = 1) -> None:
         state = start(first, seq).state
@@ -90,6 +90,9 @@ class Fold:
         self._snaps: list[tuple[int, int, MatchState, int]] = [(0, seq, state, 0)]
         self._events: list[tuple[int, Event]] = []
         self._next_snapshot = SNAPSHOT_EVERY  # the n at which to take the next snapshot
+        #: The seqs of the corrections applied after the match had ended (or was abandoned): a
+        #: result changed afterwards, which a reader warns of (they are rare: a list costs nothing).
+        self.reopened: list[int] = []
 
     @property
     def state(self) -> MatchState:
@@ -109,7 +112,10 @@ class Fold:
         handler = RULES.get(type(event))
         if handler is None:  # a correction, a note, or not an event
             if isinstance(event, Correction):
+                ended = self._work.finished
                 self._correct(event)
+                if ended:
+                    self.reopened.append(seq)
                 return
             if type(event) is not Note:
                 rule_of(event)  # raises

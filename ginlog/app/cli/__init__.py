@@ -2,7 +2,8 @@
 
 Every command turns a :class:`~ginlog.errors.GinlogError` into one line on
 standard error, ``FILE:LINE: event N: what is wrong [rule]``, and an exit
-code: 0 fine, 1 invalid or illegal, 2 usage. The commands are plain
+code, one per kind of failure in every command (:mod:`.common`): 0 fine, 1
+invalid, illegal, or a file that cannot be read, 2 usage, 130 interrupted. The commands are plain
 functions, grouped by what they do (:mod:`.record` writes, :mod:`.read`
 reads one match, :mod:`.check` checks many, :mod:`.reference` tells what
 ginlog knows, :mod:`.imports` imports); :func:`build_app` registers them
