@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -26,8 +27,8 @@ SAMPLES = ROOT / "sample_games"
 BIN = Path(sys.executable).parent
 
 SETUP_COMMANDS = (
-    "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/ginlog score sample_games/standard-match.jsonl",
-    "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/mypy && .venv/bin/lint-imports && .venv/bin/python -m pytest",
+    "python3 -m venv .venv && . .venv/bin/activate && pip install -q -e . && ginlog score sample_games/standard-match.jsonl",
+    "python3 -m venv .venv && . .venv/bin/activate && pip install -q -e '.[test]' && mypy && lint-imports && python -m pytest",
 )
 
 
@@ -148,6 +149,50 @@ def _check_prose_commands(folder: Path, env: dict[str, str]) -> None:
     head = json.loads(p.stdout)["head"]
     p = _sh(f"ginlog audit friday.jsonl --anchor {head}", folder, env)
     assert p.returncode == 0, p.stderr
+
+
+def test_the_first_command_leaves_ginlog_ready_for_the_walkthrough(tmp_path: Path) -> None:
+    """The README's first command, typed in a fresh copy, leaves ``ginlog`` on PATH: the walkthrough runs after it.
+
+    One bash session, as a reader's terminal: the set-up command, then every
+    walkthrough command in a folder beside it, with nothing of this test's
+    own venv on PATH (issue 14: after the old first command the
+    walkthrough's first command failed, "ginlog: command not found").
+    """
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs the git checkout to copy its files")
+    src = tmp_path / "ginlog"
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                           stdout=subprocess.PIPE, check=True).stdout.split(b"\0")
+    for f in filter(None, files):
+        name = f.decode()
+        if (ROOT / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, src / name)
+    work = tmp_path / "table"
+    work.mkdir()
+    commands = [c for block in walkthrough_blocks(readme()) for c, _ in block if "sample_games" not in c]
+    script = [f"cd {shlex.quote(str(src))}", SETUP_COMMANDS[0] + " > setup.out 2>&1 || exit 3",
+              f"cd {shlex.quote(str(work))}"]
+    for i, cmd in enumerate(commands):
+        (work / f"{i}.sh").write_text(cmd + "\n", encoding="utf-8")
+        script.append(f"( . ./{i}.sh ) > {i}.out 2>&1; echo $? > {i}.rc")
+    env = {k: v for k, v in _env().items() if k not in ("VIRTUAL_ENV",)}
+    env["PATH"] = os.pathsep.join(p for p in env["PATH"].split(os.pathsep) if Path(p) != BIN)
+    p = subprocess.run(["bash", "-c", "\n".join(script)], env=env, capture_output=True, text=True, timeout=600)
+    if p.returncode == 3:
+        setup = (src / "setup.out").read_text(encoding="utf-8", errors="replace")
+        if "No matching distribution" in setup or "Could not find a version" in setup:
+            pytest.skip(f"the package index cannot be reached: {setup.splitlines()[-1]}")
+        raise AssertionError(f"the README's first command failed:\n{setup}")
+    assert p.returncode == 0, p.stderr
+    assert (src / ".venv" / "bin" / "ginlog").exists()
+    for i, cmd in enumerate(commands):
+        out = (work / f"{i}.out").read_text(encoding="utf-8", errors="replace")
+        assert "command not found" not in out and "Traceback" not in out, f"{cmd!r}:\n{out}"
+        assert (work / f"{i}.rc").read_text().strip() in ("0", "1"), f"{cmd!r}:\n{out}"
+    assert (work / "0.rc").read_text().strip() == "0"
+    assert (work / "friday.jsonl").exists()
 
 
 # ---------------------------------------------------------------------------
