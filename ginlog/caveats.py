@@ -12,7 +12,8 @@ the fold the corrections, the match reader the rules), so this module, like
 The rules (stable codes, as for errors; the README lists them):
 
 ``score-pad``
-    Hands recorded as results only (``hand_result``): the arithmetic is checked, the play is not.
+    Hands recorded as results only (``hand_result``): the arithmetic is checked, the play is not; for a
+    points-only hand (``how="points"``, a pad's ``Ann +25``) not even the deadwood, only that the totals add up.
 ``reopened``
     A correction applied after the match had ended (or was abandoned): the result was changed afterwards.
 ``time-order``

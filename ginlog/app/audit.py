@@ -256,7 +256,7 @@ def _spool_stdin() -> str:
 
 
 #: The hand outcomes, in the order a summary lists them.
-OUTCOMES = ("knock", "undercut", "gin", "big_gin", "void")
+OUTCOMES = ("knock", "undercut", "gin", "big_gin", "void", "points")
 
 
 class Summary:

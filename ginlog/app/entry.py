@@ -17,19 +17,38 @@ entry                       meaning
 ``knock CARD`` (``k``)      knock, CARD face down
 ``gin [CARD]`` (``g``)      go gin (CARD may be left out when the hand is known)
 ``biggin``                  big gin (all 11 cards melded)
+``DRAW END``                a whole turn in one entry: ``s d 7h``, ``s 5c d 7h``, ``t k qc``, ``s g``
 ``show CARD...``            the hand at the end; ginlog arranges it
-``show [C C C] [C C C] C``  the same with melds given; bare cards are deadwood
+``show [C C C] [C C C] C``  the same with melds given (any order); bare cards are deadwood
 ``show ... lay C C``        ... and these cards laid off, in this order
 ``result HOW ...``          a score-pad hand (see below)
+``NAME +POINTS``            a score-pad hand that says only who scored how much (``Ann +25``)
 ``void REASON``             throw the hand in (misdeal); same dealer again
 ``note TEXT``               a note in the record
 ``undo`` (``u``)            undo the last effective event
 ``abandon REASON``          stop the match here
 ==========================  ==================================================
 
+A whole turn is a draw entry (``take [CARD]``, ``stock [CARD]``) followed by
+the entry that ends the turn (``discard CARD``, ``knock CARD``, ``gin [CARD]``,
+``biggin``), short or long words alike: ``stock discard 7h`` is ``s d 7h``. It
+stands for the same two events as the two entries, checked together (both
+written or neither). Why this form and not ``s/7h``: it is the two entries
+typed on one line, nothing new to learn; and it cannot be confused with an
+existing entry, because the word after ``s`` or ``t`` is either a card or an
+ending word, and no ending word (``d``, ``k``, ``g``, ``discard``...) spells a
+card (a card is a rank and a suit). ``s 7h`` stays "stock, the card is 7h";
+with the cards unknown (table view) ``s d 7h`` needs no drawn card, and
+``s g`` works only when the hand is known (ginlog picks the card face down).
+
 Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
 ``result gin NAME DEFENDER_DW``, ``result biggin NAME DEFENDER_DW``,
-``result void``; add ``upcard CARD`` under Oklahoma.
+``result void``; add ``upcard CARD`` under Oklahoma. The quickest pad form is
+``NAME +POINTS`` (``Ann +25``, ``'Mary Ann' +31``): the hand recorded as
+points only (``how="points"``), no deadwood, no how; the rules add a won
+hand's boxes and bonuses, and an audit warns that such a hand's play and
+deadwood are not checked (``score-pad``). No other entry takes a ``+N`` word;
+a player called like a free-text entry (``Note``) is quoted: ``'Note' +25``.
 
 A NAME is matched as :func:`ginlog.text.match_player` says: exactly, in any
 case, or by a unique prefix; a name with a space goes in quotes
@@ -45,6 +64,12 @@ refused, never dropped. The text of ``note`` and of a reason is kept as typed.
 >>> tl = apply(tl, parse_entry("dealer Ann", tl)[0])
 >>> parse_entry("up 7♥", tl)
 [HandDealt(dealer='Ann', upcard=Card('7H'), hands=None, stock=None)]
+>>> parse_entry("bob +25", tl)
+[HandResultOnly(how='points', out=None, knocker_deadwood=0, defender_deadwood=0, upcard=None, points=25, winner='Bob')]
+>>> for text in ("up 7h", "p", "p"):
+...     tl = apply(tl, parse_entry(text, tl)[0])
+>>> parse_entry("s d qc", tl)
+[CardDrawn(player='Bob', source='stock', card=None), CardDiscarded(player='Bob', card=Card('QC'))]
 """
 
 from __future__ import annotations
@@ -73,7 +98,9 @@ from ginlog.log.events import (
     UpcardPassed,
 )
 from ginlog.game.melds import best_discard
-from ginlog.play.state import MatchState, Timeline
+from ginlog.game.scoring import check_hand_points
+from ginlog.play.state import HandState, MatchState, Timeline
+from ginlog.play.timeline import apply
 from ginlog.text import match_player, quoted, split_words
 
 __all__ = ["parse_entry", "entry_for", "EntryError", "WORDS", "NOT_TYPED"]
@@ -176,9 +203,13 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
         raise EntryError("an empty entry", rule="entry")
     first, tail = m.group(1), m.group(2)
     word = WORDS.get(first.lower())
+    state = timeline.state
+    if word not in _FREE_TEXT:
+        pad = _PAD.fullmatch(text.strip())
+        if pad is not None and (word is None or len(_words(pad.group(1))) == 1):  # 'points +23' stays a result's
+            return [_points_only(state, pad.group(1), pad.group(2))]
     if word is None:
         raise EntryError(f"unknown entry {quoted(first)}; type 'help' for the list", rule="entry")
-    state = timeline.state
     if word in _FREE_TEXT:
         return [_free_text(word, tail, timeline)]
     rest = _words(tail)
@@ -205,19 +236,16 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
     player = _turn(state)
     hand = state.hand
     assert hand is not None
-    if word == "take":
-        if len(rest) > 1:
-            raise EntryError("'take [CARD]' takes at most the card on top of the pile", rule="entry")
-        if rest and parse_card(rest[0]) != hand.pile_top:
-            raise EntryError(f"the top of the pile is {hand.pile_top}, not {quoted(rest[0])}", rule="pile-top")
-        return [CardDrawn(player=player, source="pile", card=hand.pile_top)]
+    if word == "take" or word == "stock":
+        end = _turn_end(rest)
+        drawn = _draw(word, rest if end is None else rest[:end], player, hand)
+        if end is None:
+            return [drawn]
+        # The ending is read against the table after the draw (a gin's card comes from the hand then known).
+        return [drawn, *parse_entry(" ".join(rest[end:]), apply(timeline, drawn))]
     if word == "pass":
         _nothing_more(rest, "pass")
         return [UpcardPassed(player=player)]
-    if word == "stock":
-        if len(rest) > 1:
-            raise EntryError("'stock [CARD]' takes at most one card", rule="entry")
-        return [CardDrawn(player=player, source="stock", card=parse_card(rest[0]) if rest else None)]
     if word == "discard":
         return [CardDiscarded(player=player, card=_one_card(rest, "discard"))]
     if word == "knock":
@@ -238,6 +266,46 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
     if word == "show":
         return [_show(player, rest)]
     raise EntryError(f"unknown entry {quoted(first)}", rule="entry")  # pragma: no cover
+
+
+#: The words that end a turn: after a draw word they make the entry a whole turn.
+_ENDS: Final = frozenset({"discard", "knock", "gin", "biggin"})
+#: ``NAME +POINTS``: the last word a ``+`` and (it is checked) a number.
+_PAD: Final = re.compile(r"(.*\S)\s+\+(\S*)", re.S)
+_DIGITS: Final = re.compile(r"[0-9]{1,4000}")
+
+
+def _turn_end(rest: list[str]) -> int | None:
+    """Where the ending of a whole turn starts in a draw's words (``d 7h`` in ``s 5c d 7h``), if it is one."""
+    for i in (0, 1):
+        if i < len(rest) and WORDS.get(rest[i].lower()) in _ENDS:
+            return i
+    return None
+
+
+def _draw(word: str, rest: list[str], player: str, hand: HandState) -> CardDrawn:
+    """``take [CARD]`` (the card, if given, must be the top of the pile) or ``stock [CARD]``."""
+    if word == "take":
+        if len(rest) > 1:
+            raise EntryError("'take [CARD]' takes at most the card on top of the pile", rule="entry")
+        if rest and parse_card(rest[0]) != hand.pile_top:
+            raise EntryError(f"the top of the pile is {hand.pile_top}, not {quoted(rest[0])}", rule="pile-top")
+        return CardDrawn(player=player, source="pile", card=hand.pile_top)
+    if len(rest) > 1:
+        raise EntryError("'stock [CARD]' takes at most one card", rule="entry")
+    return CardDrawn(player=player, source="stock", card=parse_card(rest[0]) if rest else None)
+
+
+def _points_only(state: MatchState, name: str, points: str) -> HandResultOnly:
+    """``NAME +POINTS``: a score-pad hand recorded as who scored how much, within what one hand can score."""
+    words = _words(name)
+    if len(words) != 1:
+        raise EntryError("'NAME +POINTS' names one player; quote a name with a space: 'Mary Ann' +31", rule="entry")
+    if _DIGITS.fullmatch(points) is None:
+        raise EntryError(f"'NAME +POINTS' takes a whole number of points, like 'Ann +25', not {quoted('+' + points)}", rule="entry")
+    value = int(points)
+    check_hand_points(state.rules, value)
+    return HandResultOnly(how="points", winner=_player(state, words[0]), points=value)
 
 
 def _free_text(word: str, text: str, timeline: Timeline) -> Event:
@@ -341,14 +409,14 @@ def _result(state: MatchState, rest: list[str]) -> HandResultOnly:
     return HandResultOnly(how=how, out=out, knocker_deadwood=k, defender_deadwood=d, upcard=upcard, points=points)
 
 
-def _typed(name: str) -> str:
+def _typed(name: str, always: bool = False) -> str:
     """A name as an entry word: in quotes when it holds a space or starts with a quote
-    (:func:`ginlog.text.split_words`), with a quote that no word inside it ends with.
+    (:func:`ginlog.text.split_words`), or ``always``, with a quote that no word inside it ends with.
 
-    >>> print(_typed("Ann"), _typed("Mary Ann"), _typed("Ann' Lee"), _typed("'Bo"))
-    Ann 'Mary Ann' "Ann' Lee" ''Bo'
+    >>> print(_typed("Ann"), _typed("Mary Ann"), _typed("Ann' Lee"), _typed("'Bo"), _typed("Note", always=True))
+    Ann 'Mary Ann' "Ann' Lee" ''Bo' 'Note'
     """
-    if " " not in name and name[:1] not in "'\"\u201c\u2018":
+    if not always and " " not in name and name[:1] not in "'\"\u201c\u2018":
         return name
     for open_, close in (("'", "'"), ('"', '"'), ("\u201c", "\u201d"), ("\u2018", "\u2019")):
         if close + " " not in name:
@@ -411,6 +479,9 @@ def entry_for(event: Event) -> str | None:
             extra = (f" upcard {event.upcard}" if event.upcard else "") + (
                 f" points {event.points}" if event.points is not None else ""
             )
+            if event.how == "points":
+                name = event.winner or ""
+                return f"{_typed(name, always=WORDS.get(name.lower()) in _FREE_TEXT)} +{event.points}"
             if event.how == "void":
                 return "result void" + extra
             dw = f"{event.knocker_deadwood} " if event.how == "knock" else ""

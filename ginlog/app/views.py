@@ -110,6 +110,8 @@ def _words(event: Event, before: MatchState | None, after: MatchState) -> str:
         case HandResultOnly():
             if event.how == "void":
                 return "Score pad: void hand"
+            if event.how == "points":
+                return f"Score pad: {event.winner} +{event.points} (points only)"
             return (
                 f"Score pad: {event.out} {event.how.replace('_', ' ')}s"
                 + (f" with {event.knocker_deadwood}" if event.how == "knock" else "")
@@ -138,6 +140,8 @@ def _summary(h: FinishedHand, players: Sequence[str]) -> str:
     if s.outcome == "void":
         reason = f" ({h.void_reason})" if h.void_reason else ""
         return f"Hand {h.number} is void{reason}; {players[h.dealer]} deals again."
+    if s.outcome == "points" and s.winner is not None:
+        return f"Hand {h.number}: {players[h.dealer]} dealt; the score pad says {players[s.winner]} scores {s.points}."
     parts = []
     knocker = next((x for x in h.shown if x.player == r.out), None)
     defender = next((x for x in h.shown if x.player != r.out), None)

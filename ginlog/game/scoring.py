@@ -17,6 +17,8 @@ get wrong, and an audit can re-price any record under its own rules.
 ('undercut', 1, 'defender', 13)
 >>> price_hand(r, HandResult("gin", 0, 0, 30)).points
 50
+>>> price_hand(r, HandResult("points", scorer=1, points=25))   # a score pad's "Bob +25"
+HandScore(outcome='points', winner=1, points=25, winner_side=None)
 
 Who is who is a :data:`~ginlog.game.seats.Seat` (0 or 1) throughout: the
 players' names never enter a result, a score or the tally.
@@ -35,12 +37,15 @@ from ginlog.game.cards import Card
 from ginlog.game.hollywood import FRESH, Game, add_win, match_winner
 from ginlog.game.rules import Rules
 from ginlog.game.seats import OTHER, Seat
+from ginlog.numbers import shown_int
 
-__all__ = ["HandResult", "HandScore", "price_hand", "Tally", "FinalBonuses", "running"]
+__all__ = ["HandResult", "HandScore", "price_hand", "most_hand_points", "check_hand_points", "Tally", "FinalBonuses", "running"]
 
-How = Literal["knock", "gin", "big_gin", "void"]
-Outcome = Literal["knock", "undercut", "gin", "big_gin", "void"]
-OUTCOMES: Final = ("knock", "undercut", "gin", "big_gin", "void")
+How = Literal["knock", "gin", "big_gin", "void", "points"]
+Outcome = Literal["knock", "undercut", "gin", "big_gin", "void", "points"]
+OUTCOMES: Final = ("knock", "undercut", "gin", "big_gin", "void", "points")
+#: The most deadwood ten cards leave (the reducer refuses more on a score pad).
+MOST_DEADWOOD: Final = 98
 
 
 @attrs.frozen
@@ -50,6 +55,11 @@ class HandResult:
     ``how`` is how it ended; ``out`` the seat that knocked or went gin (None
     for a void); deadwood is what each side declared, the defender's after
     lay-offs. ``upcard`` is the hand's first upcard when known (Oklahoma).
+
+    ``how="points"`` is a score pad's bare ``Ann +25``: nobody is known to
+    have gone out and no deadwood is known, only that ``scorer`` won the hand
+    for ``points`` (doublings included, as the pad wrote them). The rules
+    still decide what a won hand brings besides (boxes, the game bonus).
     """
 
     how: How
@@ -57,6 +67,8 @@ class HandResult:
     knocker_deadwood: int = 0
     defender_deadwood: int = 0
     upcard: Card | None = None
+    scorer: Seat | None = None
+    points: int = 0
 
 
 @attrs.frozen
@@ -79,6 +91,10 @@ def price_hand(rules: Rules, result: HandResult) -> HandScore:
     how = result.how
     if how == "void":
         return HandScore("void", None, 0)
+    if how == "points":
+        if result.scorer is None:
+            raise ValueError("a points-only hand needs the seat that scored ('scorer') to be priced")
+        return HandScore("points", result.scorer, result.points)
     k, d = result.knocker_deadwood, result.defender_deadwood
     mult = rules.multiplier_for(result.upcard) if result.upcard is not None else 1
     if how == "big_gin":
@@ -94,6 +110,51 @@ def price_hand(rules: Rules, result: HandResult) -> HandScore:
     if result.out is None:
         raise ValueError("a knock needs the seat that knocked ('out') to be priced")
     return HandScore("undercut", OTHER[result.out], (k - d + rules.undercut_bonus) * mult, "defender")
+
+
+def most_hand_points(rules: Rules) -> int:
+    """The most one hand can score under ``rules`` (before boxes): a bound for a score pad's bare points.
+
+    Gin (or big gin) against the most deadwood, or an undercut of the highest
+    knock by a defender with none, whichever is more; doubled when Oklahoma's
+    spade upcard doubles.
+
+    >>> from ginlog.game.rules import preset
+    >>> most_hand_points(preset("standard")), most_hand_points(preset("oklahoma"))
+    (118, 236)
+    """
+    return _most(rules)[0]
+
+
+def _most(rules: Rules) -> tuple[int, str]:
+    """:func:`most_hand_points` and how a hand scores it, in words."""
+    bonus = max(rules.gin_bonus, rules.big_gin_bonus or 0)
+    knock = min(max(rules.knock_limit, 10), MOST_DEADWOOD)
+    gin = MOST_DEADWOOD + bonus
+    undercut = knock + rules.undercut_bonus
+    most, how = (gin, f"gin {bonus} + {MOST_DEADWOOD} deadwood") if gin >= undercut else (
+        undercut, f"an undercut of {knock} + {rules.undercut_bonus}"
+    )
+    if rules.oklahoma is not None and rules.oklahoma.spades_double:
+        return most * 2, how + ", doubled"
+    return most, how
+
+
+def check_hand_points(rules: Rules, points: int) -> None:
+    """Refuse (``result``) points no hand scores under ``rules``: a score pad's bare ``Ann +POINTS``.
+
+    >>> from ginlog.game.rules import preset
+    >>> check_hand_points(preset("standard"), 25)
+    >>> check_hand_points(preset("standard"), 99999999999)
+    Traceback (most recent call last):
+    ...
+    ginlog.errors.IllegalMove: a hand scores 1 to 118 points under these rules (at most gin 20 + 98 deadwood), not 99999999999 [result]
+    """
+    most, how = _most(rules)
+    if not 1 <= points <= most:
+        raise IllegalMove(
+            f"a hand scores 1 to {most} points under these rules (at most {how}), not {shown_int(points)}", rule="result"
+        )
 
 
 @attrs.frozen

@@ -272,10 +272,14 @@ class HandResultOnly:
     """A hand kept on a score pad: how it ended and each side's deadwood, no moves.
 
     ``points`` and ``winner``, when given, are what the pad claims; ginlog
-    prices the hand itself and reports a mismatch.
+    prices the hand itself and reports a mismatch. ``how="points"`` is a pad
+    that says only who scored how much (``Ann +25``): ``winner`` and
+    ``points`` are then required and are the facts, with no ``out``, deadwood
+    or ``upcard`` (the pad's points include any doubling); the rules add what
+    any won hand brings (boxes, the game bonus).
     """
 
-    how: Literal["knock", "gin", "big_gin", "void"]
+    how: Literal["knock", "gin", "big_gin", "void", "points"]
     out: str | None = attrs.field(default=None, validator=_name)
     knocker_deadwood: int = attrs.field(default=0, validator=_deadwood)
     defender_deadwood: int = attrs.field(default=0, validator=_deadwood)

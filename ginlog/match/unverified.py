@@ -34,9 +34,20 @@ def score_pad(state: MatchState) -> Caveat | None:
     pad = [h.number for h in state.hands if h.recorded == "result"]
     if not pad:
         return None
-    shown = ", ".join(map(str, pad[:10])) + (", ..." if len(pad) > 10 else "")
+    bare = [h.number for h in state.hands if h.recorded == "result" and h.result.how == "points"]
+    tail = (
+        f"; {len(bare)} of them give points only (hand {_numbers(bare)}): not even their deadwood is known,"
+        " only that each is a hand's worth of points and that the totals add them up"
+        if bare
+        else ""
+    )
     return Caveat(
         "score-pad",
-        f"{len(pad)} of {len(state.hands)} hands are recorded as results only (hand {shown}):"
-        " their arithmetic is checked, their play is not",
+        f"{len(pad)} of {len(state.hands)} hands are recorded as results only (hand {_numbers(pad)}):"
+        " their arithmetic is checked, their play is not" + tail,
     )
+
+
+def _numbers(hands: list[int]) -> str:
+    """``1, 2, 3``: the first ten hand numbers, then ``...``."""
+    return ", ".join(map(str, hands[:10])) + (", ..." if len(hands) > 10 else "")

@@ -13,7 +13,7 @@ import attrs
 from ginlog.errors import GinlogError, MeldError
 from ginlog.game.cards import Card, cards_mask, mask_cards
 from ginlog.game.melds import Arrangement, Meld, best_arrangements, best_defence, check_arrangement, check_layoffs
-from ginlog.game.scoring import HandResult, price_hand
+from ginlog.game.scoring import HandResult, check_hand_points, price_hand
 from ginlog.game.seats import OTHER, Seat, seat_of
 from ginlog.log.events import HandResultOnly, HandShown, HandVoid
 from ginlog.play.guards import illegal, require_ready, turn_hand
@@ -196,6 +196,8 @@ def hand_result(state: WorkingMatch, ev: HandResultOnly) -> None:
         if ev.out is not None:
             raise illegal("a void hand has nobody going out", "result")
         result = HandResult("void", None, 0, 0, ev.upcard)
+    elif ev.how == "points":
+        result = _points_only(state, ev)
     else:
         if ev.out is None:
             raise illegal(f"a {ev.how.replace('_', ' ')} names who went out ('out')", "result")
@@ -214,7 +216,9 @@ def hand_result(state: WorkingMatch, ev: HandResultOnly) -> None:
             raise illegal(f"no ten cards leave {ev.defender_deadwood} deadwood (98 at most)", "result")
         result = HandResult(ev.how, out, k, ev.defender_deadwood, ev.upcard)
     score = price_hand(rules, result)
-    if ev.points is not None and ev.points != score.points:
+    if ev.how == "points":
+        pass  # the pad's points and winner are the facts, not a claim to check
+    elif ev.points is not None and ev.points != score.points:
         raise illegal(
             f"the pad says {ev.points} points, but the rules give {score.points} ({score.outcome})", "points-mismatch"
         )
@@ -222,3 +226,17 @@ def hand_result(state: WorkingMatch, ev: HandResultOnly) -> None:
     if ev.winner is not None and ev.winner != winner:  # the pad's claim, by name (a name not playing is wrong too)
         raise illegal(f"the pad says {ev.winner} won the hand, but it was {winner}", "points-mismatch")
     finish(state, None, result, "result", dealer=state.dealer)
+
+
+def _points_only(state: WorkingMatch, ev: HandResultOnly) -> HandResult:
+    """A pad's ``Ann +25``: who scored and how much (bounded by the most a hand scores under the rules)."""
+    if ev.winner is None or ev.points is None:
+        raise illegal("a points-only hand names who scored ('winner') and how much ('points')", "result")
+    if ev.out is not None or ev.knocker_deadwood or ev.defender_deadwood or ev.upcard is not None:
+        raise illegal(
+            "a points-only hand says only who scored how much: no 'out', deadwood or 'upcard'"
+            " (record the deadwood with 'result knock' or 'result gin' instead)",
+            "result",
+        )
+    check_hand_points(state.rules, ev.points)
+    return HandResult("points", scorer=seat_of(state.players, ev.winner), points=ev.points)

@@ -58,7 +58,7 @@ def legal_actions(state: MatchState) -> list[str]:
     if state.phase == "setup":
         return ["dealer NAME", "cut NAME CARD NAME CARD"]
     if state.phase == "ready":
-        return ["upcard CARD (deal the next hand)", "result ... (a score-pad hand)"]
+        return ["upcard CARD (deal the next hand)", "result ... or NAME +POINTS (a score-pad hand)"]
     if state.phase in ("over", "abandoned"):
         return []
     hand = state.hand
@@ -68,9 +68,10 @@ def legal_actions(state: MatchState) -> list[str]:
     if hand.phase == "wall":
         return [f"take ({hand.pile_top}) only to knock or go gin", "pass (the hand is void)"]
     if hand.phase == "draw":
+        # The draw and the turn's ending may go on one line: 's d 7h' (ginlog.app.entry).
         if hand.passes == 2 and hand.stock == 31:
-            return ["stock [CARD]"]
-        return ["stock [CARD]", f"take ({hand.pile_top} from the pile)"]
+            return ["stock [CARD] [d|k|g CARD]"]
+        return ["stock [CARD] [d|k|g CARD]", f"take ({hand.pile_top} from the pile) [d|k|g CARD]"]
     if hand.phase == "discard" and hand.wall:
         return ["knock CARD", "gin CARD"]
     if hand.phase == "discard":

@@ -223,7 +223,7 @@
     var head = el("thead"), body = el("tbody"), foot = el("tfoot");
     head.appendChild(row("th", ["hand", "dealer", "ended", "scores", P[0], P[1]]));
     s.hands.forEach(function (h) {
-      var ended = h.outcome === "void" ? "void" : h.out + " " + h.outcome.replace("_", " ");
+      var ended = h.outcome === "void" ? "void" : h.outcome === "points" ? "score pad" : h.out + " " + h.outcome.replace("_", " ");
       var tr = row("td", [h.number, h.dealer, ended, h.winner === null ? "\u2013" : h.winner + " +" + h.points, h.totals[P[0]], h.totals[P[1]]]);
       tr.addEventListener("click", function () { if (h.number in endOf) go(endOf[h.number]); });
       body.appendChild(tr);

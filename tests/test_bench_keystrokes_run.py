@@ -1,0 +1,44 @@
+"""benchmarks/bench_keystrokes.py runs, and its walkthrough figures are the ones the report quotes."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def bench() -> Iterator[ModuleType]:
+    spec = importlib.util.spec_from_file_location("bench_keystrokes", BENCHMARKS / "bench_keystrokes.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_keystrokes"] = module
+    spec.loader.exec_module(module)
+    yield module
+    sys.modules.pop("bench_keystrokes", None)
+
+
+def test_the_walkthrough_hand_before_and_after(bench: ModuleType) -> None:
+    from ginlog.game.rules import preset
+    from ginlog.log.events import MatchStarted
+    from ginlog.play.reducer import start
+
+    row, end = bench.measure("w", start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard"))), bench.WALKTHROUGH)
+    assert end.state.totals() == (0, 61)
+    assert list(row.after[:5]) == ["dealer a", "up 7h", "p", "p", "s k qc"]
+    assert (bench.keystrokes(row.before), bench.keystrokes(row.after), len(row.after)) == (116, 96, 7)
+
+
+def test_bench_keystrokes_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--hands", "2", "--seed", "3", "--show"]) == 0
+    text = capsys.readouterr().out
+    assert re.search(r"README walkthrough hand +8 +8 +7 +116 +96 +96 +0\.83x", text), text
+    assert "simulated match, 2 hands" in text and "verified: each row's three lists give the same events" in text
+    assert re.search(r"after: +up \S+ \| ", text), text
