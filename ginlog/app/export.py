@@ -11,7 +11,7 @@ The columns: ``file``; ``match`` (the first line's SHA-256, 16 hex digits:
 the same match under any file name); ``title``; ``player_1``, ``player_2``
 (the seats' names); ``date`` (when the hand began: its ``hand_dealt`` line's
 ``ts``, or its ``hand_result`` line's); ``hand`` (its number); ``dealer``;
-``how`` (knock, gin, big_gin, void) and ``outcome`` (the same, with undercut);
+``how`` (knock, gin, big_gin, void, points: a score pad's NAME +POINTS) and ``outcome`` (the same, with undercut);
 ``out`` (who knocked or went gin); ``winner``; ``points``; ``deadwood_1``,
 ``deadwood_2`` (each seat's declared deadwood, the defender's after lay-offs;
 empty for a void); ``total_1``, ``total_2`` (running totals after the hand);
