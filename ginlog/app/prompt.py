@@ -79,12 +79,25 @@ def _usable(path: str) -> bool:
     return stat.S_ISREG(st.st_mode)
 
 
+_NOT_KEPT = frozenset({"quit", "exit", "q"})
+
+
 def _history(path: str | None) -> History:
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
+    class Kept(InMemoryHistory):
+        def append_string(self, string: str) -> None:
+            if string.strip().lower() not in _NOT_KEPT:
+                super().append_string(string)
+
     class ShownHistory(FileHistory):
         """A FileHistory whose lines come back shown (the file is not ginlog's to trust) and whose
-        failures to write cost the table nothing (a read-only folder keeps the history in memory)."""
+        failures to write cost the table nothing (a read-only folder keeps the history in memory).
+        ``quit`` is not kept: after a resume, Up gives the last entry, not the way out."""
+
+        def append_string(self, string: str) -> None:
+            if string.strip().lower() not in _NOT_KEPT:
+                super().append_string(string)
 
         def load_history_strings(self) -> Iterable[str]:
             try:
@@ -100,7 +113,7 @@ def _history(path: str | None) -> History:
                 pass
 
     if path is None or not _usable(path):
-        return InMemoryHistory()
+        return Kept()
     return ShownHistory(path)
 
 
