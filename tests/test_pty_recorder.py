@@ -290,3 +290,19 @@ def test_piped_entries_never_start_the_editor(match: Path) -> None:
                        timeout=30)
     assert p.returncode == 0 and "\x1b" not in p.stdout and "ok 2: Ann deals first" in p.stdout
     assert not (match.parent / ".friday.jsonl.history").exists()
+
+
+def test_ginlog_undo_of_a_finished_match_asks_at_a_terminal(over: Path) -> None:
+    before = over.read_bytes()
+    t = Table("undo", over)
+    t.expect("The match is over (Bob won 61-0). Undo reopens it. Undo? [y/N]")
+    t.send("\r")  # Enter is no: nothing written
+    code, text = t.end()
+    assert code == 1 and "Not undone." in plain(text) and over.read_bytes() == before
+    t = Table("undo", over)
+    t.expect("Undo? [y/N]")
+    t.send("y\r")
+    code, text = t.end()
+    assert code == 0 and "undone: event 9, Ann shows" in plain(text)
+    state = read_match(str(over)).state
+    assert state is not None and not state.finished

@@ -295,9 +295,8 @@ class Recorder:
         if word == "rematch":
             try:
                 words = split_words(text)
-            except GinlogError as exc:
+            except GinlogError:
                 words = []
-                self.say(f"refused: {exc.message}")
             if len(words) != 2:
                 self.refused += 1
                 self.say("refused: 'rematch NEW.jsonl' names the new match file (nothing written)")
