@@ -84,7 +84,7 @@ def on_a_terminal(*args: object, stdin: bytes | None = None, interactive: bool =
     except OSError as exc:  # pragma: no cover
         pytest.skip(f"no pseudo-terminal: {exc}")
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE")}
-    env.update(TERM="xterm-256color", COLUMNS="200", LINES="50")
+    env.update(TERM="xterm-256color", COLUMNS="200", LINES="50", PROMPT_TOOLKIT_NO_CPR="1")
     attrs = termios.tcgetattr(slave)
     attrs[3] &= ~termios.ECHO  # what we type is not the program's output
     termios.tcsetattr(slave, termios.TCSANOW, attrs)
@@ -161,11 +161,15 @@ def test_hostile_text_is_shown_not_acted_on_by_record(markup_file: Path) -> None
 
 
 def test_hostile_text_is_shown_not_acted_on_by_the_interactive_recorder(markup_file: Path) -> None:
-    typed = b"table\nnote gg\x1b[2J\x1b]0;owned\x07 \xe2\x80\xae!\nquit\n"  # ESC, BEL, U+202E typed at the prompt
+    # ESC, BEL, U+202E at the prompt. The recorder is a line editor there (prompt_toolkit), which reads
+    # a typed ESC as the Escape key: the note is pasted (bracketed paste), which keeps every byte.
+    typed = b"table\r\x1b[200~note gg\x1b[2J\x1b]0;owned\x07 \xe2\x80\xae!\x1b[201~\rquit\r"
     code, text = on_a_terminal("record", markup_file, stdin=typed, interactive=True)
     assert code == 0, text
-    assert_harmless(text)
-    bare = SGR.sub("", text)
+    from test_pty_recorder import assert_harmless_editor, plain
+
+    assert_harmless_editor(text)  # only the editor's own drawing: no raw piece of the record or the entry
+    bare = plain(text)
     assert "[/]: " in bare or "[red]x: " in bare  # whose turn, the name as it is
     assert "Note: gg␛[2J␛]0;owned␇ <U+202E>!" in bare
 

@@ -2,28 +2,39 @@
 
 It resumes whatever the file holds, says whose turn it is and what they may
 do, and takes one entry at a time. Each entry is checked by the reducer
-before anything is written; a refused entry writes nothing. It reads
-standard input line by line, so it works the same at a terminal and with
-entries piped in (then it answers every proposal with yes and exits 1 if any
-entry was refused, so a script notices).
+before anything is written; a refused entry writes nothing. Lines come from
+a :data:`~ginlog.app.prompt.ReadLine`: a real line editor at a terminal
+(:class:`~ginlog.app.prompt.LineEditor`), plain lines from a pipe (then it
+answers every proposal with yes and exits 1 if any entry was refused, so a
+script notices), or whatever a test passes in.
+
+When the match ends the recorder stays open: it shows the final sheet and
+takes ``undo`` (which reopens the match, after a question), ``rematch
+NEW.jsonl`` (a new match with the same players and rules, recorded next) or
+``quit``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from ginlog.app.completion import AFTER_WORDS, ENTRY_WORDS
 from ginlog.app.entry import parse_entry
+from ginlog.app.prompt import ReadLine, piped, yes_no
+from ginlog.app.rematch import start_rematch
+from ginlog.app.undoing import reopen_question, undone_text
 from ginlog.app.views import describe, hand_summary, named, pretty, score_line, table_text, winner_name
 from ginlog.errors import Conflict, GinlogError
 from ginlog.game.seats import Seat
-from ginlog.log.events import HandShown
+from ginlog.log.events import Correction, Event, HandShown
 from ginlog.match.session import MatchSession
 from ginlog.play.reducer import legal_actions
 from ginlog.play.state import MatchState, Timeline
-from ginlog.text import shown
+from ginlog.text import shown, split_words
 
-__all__ = ["run_recorder"]
+__all__ = ["run_recorder", "Recorder"]
 
 HELP = """Entries (whose turn it is comes from the table):
   dealer NAME | cut NAME CARD NAME CARD     first dealer
@@ -36,93 +47,271 @@ HELP = """Entries (whose turn it is comes from the table):
   result knock NAME K D | result gin NAME D | result void     a score-pad hand
   note TEXT | undo | void REASON | abandon REASON
   table | help | quit
-Cards: 7h, 10h, th, 7♥ ..."""
+Cards: 7h, 10h, th, 7♥ ...  At a terminal: Tab completes, Up/Down recall, Ctrl-C clears the line."""
+
+AFTER_HELP = """The match is over. Now:
+  undo                 undo the last event (reopens the match; asks first)
+  rematch NEW.jsonl    a new match with the same players and rules, recorded next
+  table | help | quit"""
 
 
-def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None = None) -> int:
-    """Run the recorder until the match ends, the input ends, or 'quit'. Returns the exit code.
+def run_recorder(
+    path: str,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO | None = None,
+    *,
+    read_line: ReadLine | None = None,
+    ask: ReadLine | None = None,
+    interactive: bool | None = None,
+) -> int:
+    """Run the recorder until 'quit', a stop or the end of the input. Returns the exit code.
 
     Problems with the file itself go to ``stderr`` as one line; refused
-    entries are part of the conversation and go to ``stdout``.
+    entries are part of the conversation and go to ``stdout``. ``read_line``
+    and ``ask`` (for questions) default to the line editor when standard
+    input and output are a terminal, else to lines read from ``stdin``;
+    ``interactive`` (default: both are a terminal) says whether questions are
+    asked at all.
     """
-    import sys
+    if interactive is None:
+        interactive = stdin.isatty() and stdout.isatty()
+    rec = Recorder(stdout, stderr or sys.stderr, interactive=interactive)
+    if read_line is not None:
+        rec.read_line, rec.ask = read_line, ask or read_line
+    elif interactive:
+        rec.editors = rec.line_editor
+    else:
+        rec.read_line = rec.ask = piped(stdin)
+    return rec.run(path)
 
-    stderr = stderr or sys.stderr
-    interactive = stdin.isatty() and stdout.isatty()
 
-    def say(text: str = "") -> None:
+class Recorder:
+    """One run of the recorder: the session it writes through, and how it talks to the table.
+
+    An imperative shell (it writes files and the terminal); what it says is
+    built by the pure views.
+    """
+
+    def __init__(self, stdout: TextIO, stderr: TextIO, *, interactive: bool) -> None:
+        self.stdout, self.stderr, self.interactive = stdout, stderr, interactive
+        self.read_line: ReadLine = lambda prompt: None
+        self.ask: ReadLine = self.read_line
+        #: Makes the line reader and the question reader for a match file (a new editor per file: its history).
+        self.editors: Callable[[str], tuple[ReadLine, ReadLine]] | None = None
+        self.session: MatchSession | None = None
+        self.refused = 0
+        self.failed = False  # the file could not be read again: exit 1 whatever the mode
+
+    # ------------------------------------------------------------------ what the editor asks
+
+    def state(self) -> MatchState:
+        assert self.session is not None
+        return self.session.state
+
+    def words(self) -> Sequence[str]:
+        return AFTER_WORDS if self.session is not None and self.session.state.finished else ENTRY_WORDS
+
+    def say(self, text: str = "") -> None:
         # Every line shown (ginlog.text.shown): record text reaches the terminal seen, never acted on.
-        stdout.write("\n".join(map(shown, text.split("\n"))) + "\n")
-        stdout.flush()
+        self.stdout.write("\n".join(map(shown, text.split("\n"))) + "\n")
+        self.stdout.flush()
 
-    try:
-        session = MatchSession.open(path)
-    except GinlogError as exc:
-        stderr.write(exc.one_line() + "\n")
-        return 1
-    refused = 0
-    state = session.state
-    say(f"{path}: {state.players[0]} v {state.players[1]}" + (f", resuming at event {session.seq}" if session.seq > 1 else ""))
-    say(table_text(state))
-    try:
-        while not session.state.finished:
-            tl = session.timeline
-            if interactive:
-                acts = legal_actions(tl.state)
-                turn = tl.state.players[tl.state.hand.turn] if tl.state.hand is not None else None
-                stdout.write(shown((f"{turn}: " if turn else "") + " | ".join(acts)) + "\n> ")
-                stdout.flush()
-            raw = stdin.readline()
-            if not raw:
+    # ------------------------------------------------------------------ the conversation
+
+    def run(self, path: str) -> int:
+        """Record ``path`` (and any rematch started from it) until a stop; the exit code."""
+        while True:
+            if not self._open(path):
+                return 1
+            nxt = self._record(path)
+            if nxt is None:
                 break
+            path = nxt
+        return 1 if self.failed or (self.refused and not self.interactive) else 0
+
+    def _open(self, path: str) -> bool:
+        try:
+            self.session = session = MatchSession.open(path)
+        except GinlogError as exc:
+            self.stderr.write(exc.one_line() + "\n")
+            return False
+        if self.editors is not None:
+            self.read_line, self.ask = self.editors(path)
+        state = session.state
+        self.say(f"{path}: {state.players[0]} v {state.players[1]}" + (f", resuming at event {session.seq}" if session.seq > 1 else ""))
+        self.say(table_text(state))
+        if state.finished:
+            self._ended()
+        return True
+
+    def line_editor(self, path: str) -> tuple[ReadLine, ReadLine]:
+        """The terminal's line editor for ``path``, its history kept beside the match file."""
+        from ginlog.app.prompt import LineEditor, history_path
+
+        editor = LineEditor(self.state, history=history_path(path), words=self.words)
+        return editor.read_line, editor.ask
+
+    def _record(self, path: str) -> str | None:
+        """Take lines until a stop (None) or a rematch (its path)."""
+        session = self.session
+        assert session is not None
+        try:
+            nxt = self._lines()
+        except KeyboardInterrupt:  # Ctrl-C from a plain reader: stop cleanly; what was written stays
+            self.say("")
+            nxt = None
+        if nxt is None and not self.failed and not session.state.finished:
+            self.say(f"Stopped at event {session.seq}; 'ginlog record {path}' resumes.")
+        return nxt
+
+    def _lines(self) -> str | None:
+        session = self.session
+        assert session is not None
+        while True:
+            st = session.state
+            if self.interactive and not st.finished:
+                acts = legal_actions(st)
+                turn = st.players[st.hand.turn] if st.hand is not None else None
+                self.say((f"{turn}: " if turn else "") + " | ".join(acts))
+            raw = self.read_line("over> " if st.finished else "> ")
+            if raw is None:
+                return None
             text = raw.strip()
             if not text or text.startswith("#"):
                 continue
             word = text.split()[0].lower()
             if word in ("quit", "exit", "q"):
-                break
+                return None
             if word in ("help", "?", "h"):
-                say(HELP)
+                self.say(AFTER_HELP if st.finished else HELP)
                 continue
             if word in ("table", "status"):
-                say(table_text(tl.state))
+                self.say(table_text(st))
                 continue
-            try:
-                events = parse_entry(text, tl)
-                if interactive and any(isinstance(e, HandShown) and e.melds is None for e in events):
-                    say(_proposal(tl, session.check(events)))
-                    stdout.write("Accept? [Y/n] ")
-                    stdout.flush()
-                    answer = stdin.readline().strip().lower()
-                    if answer in ("n", "no"):
-                        say("Not written. Enter the show with melds: show [C C C] [C C C] C lay C")
-                        continue
-                session.append(events)
-            except Conflict as exc:
-                say(f"refused: {exc.one_line()}; re-reading the file")
-                refused += 1
-                try:
-                    session.reload()
-                except GinlogError as err:
-                    stderr.write(err.one_line() + "\n")
-                    return 1
+            if st.finished:
+                nxt = self._after_end(text, word)
+                if nxt is not None or self.failed:
+                    return nxt
                 continue
-            except GinlogError as exc:
-                refused += 1
-                say(f"refused: {' '.join(exc.message.split())} [{exc.rule}] (nothing written)")
-                continue
-            before = tl.state
-            for ev in events:
-                say(f"ok {session.seq}: {describe(ev, before, session.state)}")
-            _after(session.state, before, say)
-    except KeyboardInterrupt:  # Ctrl-C at the table: stop cleanly; what was written stays
-        say("")
+            if not self._entry(text) and not self._sound():
+                return None
 
-    if session.state.finished:
-        say(_final(session.state))
-    else:
-        say(f"Stopped at event {session.seq}; 'ginlog record {path}' resumes.")
-    return 1 if refused and not interactive else 0
+    def _sound(self) -> bool:
+        """After a conflict the file is read again; False (said on stderr) if it cannot be."""
+        assert self.session is not None
+        try:
+            self.session.reload()
+        except GinlogError as err:
+            self.stderr.write(err.one_line() + "\n")
+            self.failed = True
+            return False
+        return True
+
+    def _entry(self, text: str) -> bool:
+        """Check and append one entry (asking about a proposal at a terminal); False after a conflict."""
+        session = self.session
+        assert session is not None
+        tl = session.timeline
+        try:
+            events = parse_entry(text, tl)
+            if self.interactive and any(isinstance(e, HandShown) and e.melds is None for e in events):
+                events = self._confirm(tl, events)
+                if not events:
+                    return True
+                tl = session.timeline
+            undone = undone_text(session.path, tl) if any(isinstance(e, Correction) for e in events) else None
+            session.append(events)
+        except Conflict as exc:
+            self.say(f"refused: {exc.one_line()}; re-reading the file")
+            self.refused += 1
+            return False
+        except GinlogError as exc:
+            self.refused += 1
+            self.say(f"refused: {' '.join(exc.message.split())} [{exc.rule}] (nothing written)")
+            return True
+        self._report(tl, events, undone)
+        return True
+
+    def _report(self, tl: Timeline, events: Sequence[Event], undone: str | None) -> None:
+        session = self.session
+        assert session is not None
+        before = tl.state
+        for ev in events:
+            self.say(f"ok {session.seq}: {describe(ev, before, session.state)}")
+        if undone is not None:
+            self.say(undone)
+        _after(session.state, before, self.say)
+        if session.state.finished:
+            self._ended()
+
+    def _confirm(self, tl: Timeline, events: list[Event]) -> list[Event]:
+        """The proposal for a shown hand: the events to write (an entry typed instead may replace them), or none."""
+        assert self.session is not None
+        self.say(_proposal(tl, self.session.check(events)))
+        while True:
+            answer = self.ask("Accept? [Y/n] (Enter = yes) ")
+            if answer is None:
+                self.say("Not written.")
+                return []
+            ok = yes_no(answer)
+            if ok is True:
+                return events
+            if ok is False:
+                self.say("Not written. Enter the show with melds: show [C C C] [C C C] C lay C")
+                return []
+            try:
+                instead = parse_entry(answer, tl)
+            except GinlogError:
+                self.say("Answer y or n (Enter = yes), or type the entry to record instead.")
+                continue
+            self.say(f"taken as your entry instead: {answer.strip()}")
+            return instead
+
+    # ------------------------------------------------------------------ after the end
+
+    def _ended(self) -> None:
+        assert self.session is not None
+        self.say(_final(self.session.state))
+        if self.interactive:
+            self.say("The match is over: 'undo' reopens it, 'rematch NEW.jsonl' starts the next, 'quit' stops.")
+
+    def _after_end(self, text: str, word: str) -> str | None:
+        """``undo`` or ``rematch NEW.jsonl`` once the match is over; the rematch's path to record next."""
+        session = self.session
+        assert session is not None
+        if word in ("undo", "u"):
+            if not self.interactive:
+                self.refused += 1
+                self.say(f"refused: the match is over and undo would reopen it; 'ginlog undo {session.path} --reopen' does (nothing written)")
+                return None
+            answer = self.ask(reopen_question(session.state))
+            if answer is None or yes_no(answer, default=False) is not True:
+                self.say("Not undone.")
+                return None
+            if not self._entry(text):
+                self._sound()
+            return None
+        if word == "rematch":
+            try:
+                words = split_words(text)
+            except GinlogError:
+                words = []
+            if len(words) != 2:
+                self.refused += 1
+                self.say("refused: 'rematch NEW.jsonl' names the new match file (nothing written)")
+                return None
+            try:
+                new = start_rematch(words[1], session.state)
+            except GinlogError as exc:
+                self.refused += 1
+                self.say(f"refused: {exc.one_line()} (nothing written)")
+                return None
+            self.say(f"{new.path}: new match, {new.state.players[0]} v {new.state.players[1]}, a rematch of {session.path}")
+            return new.path
+        self.refused += 1
+        self.say("refused: the match is over: 'undo', 'rematch NEW.jsonl' or 'quit' (nothing written)")
+        return None
 
 
 def _proposal(before: Timeline, after: Timeline) -> str:

@@ -13,31 +13,43 @@ from typing import Annotated, Optional
 import typer
 
 from ginlog.app.cli.append import append_entries
-from ginlog.app.cli.common import EXIT_USAGE, fail, require_match_file, usage
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_USAGE, fail, require_match_file, usage
 
 __all__ = ["new", "play", "record", "undo", "repair"]
 
 
 def new(
     match: Annotated[str, typer.Argument(help="The match file to create (.jsonl).")],
-    player: Annotated[list[str], typer.Option("--player", "-p", help="A player's name (give two).")],
+    player: Annotated[list[str], typer.Option("--player", "-p", help="A player's name (give two).")] = [],  # noqa: B006 - read, never changed
     rules: Annotated[
-        str, typer.Option("--rules", "-r", help="A preset: standard, newspaper, modern, classic, oklahoma, openspiel.")
-    ] = "standard",
+        Optional[str],
+        typer.Option("--rules", "-r", help="A preset: standard, newspaper, modern, classic, oklahoma, openspiel."),
+    ] = None,
     set_: Annotated[list[str], typer.Option("--set", "-s", help="Change a knob: KNOB=VALUE (see 'ginlog rules').")] = [],  # noqa: B006 - read, never changed
     title: Annotated[Optional[str], typer.Option("--title", help="A title for the match.")] = None,
+    rematch: Annotated[
+        Optional[str], typer.Option("--rematch", help="An old match file: the same players and rules (and title).")
+    ] = None,
 ) -> None:
     """Start a match file. Refuses to overwrite.
 
     Example: ginlog new friday.jsonl --player Ann --player Bob --rules modern --set knock_limit=9
+
+    Example: ginlog new saturday.jsonl --rematch friday.jsonl
     """
     from ginlog.errors import GinlogError, RulesError
     from ginlog.game.rules import preset, with_knobs
     from ginlog.match.session import MatchSession
     from ginlog.text import check_players, shown
 
+    if rematch is not None:
+        if player or rules is not None or set_:
+            usage("--rematch takes the players and rules from the old match: give no --player, --rules or --set")
+        _rematch(match, rematch, title)
+        return
     if len(player) != 2:
         usage("give exactly two --player names")
+    rules = rules or "standard"
     try:  # names the two could not tell apart are a slip in the command, like a bad knob
         a, b = check_players(player)
     except GinlogError as exc:
@@ -58,6 +70,24 @@ def new(
         fail(exc)
     said = f"{match}: new match, {a} v {b}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else "")
     typer.echo(shown(said))
+
+
+def _rematch(match: str, old: str, title: str | None) -> None:
+    """``new MATCH --rematch OLD``: OLD read whole (any problem is its one line, exit 1), then MATCH created."""
+    from ginlog.app.rematch import start_rematch
+    from ginlog.errors import GinlogError
+    from ginlog.match.reading import read_match
+    from ginlog.text import shown
+
+    require_match_file(old)
+    try:
+        state = read_match(old).state
+        assert state is not None  # read_match raises rather than give a file without its first line
+        session = start_rematch(match, state, title=title)
+    except GinlogError as exc:
+        fail(exc)
+    a, b = session.state.players
+    typer.echo(shown(f"{match}: new match, {a} v {b}, a rematch of {old} (the same rules)"))
 
 
 def play(
@@ -92,12 +122,48 @@ def record(
 def undo(
     match: Annotated[str, typer.Argument(help="The match file.")],
     reason: Annotated[Optional[str], typer.Option("--reason", help="Why (kept in the record).")] = None,
+    reopen: Annotated[
+        bool, typer.Option("--reopen", "--yes", "-y", help="Undo even when the match is over (it reopens).")
+    ] = False,
 ) -> None:
     """Append a correction that undoes the last effective event (the file keeps both).
 
+    Says what it undoes on standard error ("undone: event 7, Bob discards Q♣").
+    Undoing a finished match reopens it: at a terminal ginlog asks first;
+    elsewhere it refuses unless given --reopen.
+
     Example: ginlog undo friday.jsonl --reason "wrong card"
     """
-    raise typer.Exit(append_entries(match, ["undo" + (f" {reason}" if reason else "")]))
+    from ginlog.app.prompt import yes_no
+    from ginlog.app.undoing import reopen_question, undone_text
+    from ginlog.errors import GinlogError, IllegalMove
+    from ginlog.match.session import MatchSession
+    from ginlog.text import shown
+
+    require_match_file(match)
+    try:
+        session = MatchSession.open(match)
+    except GinlogError as exc:
+        fail(exc if exc.path else exc.at(path=match))
+    if session.state.finished and not reopen:
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            fail(IllegalMove("the match is over and undo would reopen it: give --reopen (nothing written)",
+                             rule="reopen", path=match))
+        try:
+            answer = input(reopen_question(session.state))
+        except (EOFError, KeyboardInterrupt):
+            answer = "n"
+        if yes_no(answer, default=False) is not True:
+            typer.echo("Not undone.")
+            raise typer.Exit(EXIT_INVALID)
+    try:
+        said = undone_text(match, session.timeline)
+    except GinlogError:
+        said = None
+    code = append_entries(match, ["undo" + (f" {reason}" if reason else "")])
+    if said is not None:
+        sys.stderr.write(shown(said) + "\n")
+    raise typer.Exit(code)
 
 
 def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> None:

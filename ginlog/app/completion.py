@@ -1,0 +1,145 @@
+"""What Tab offers at the recorder's prompt: entry words, the cards that can be named there, the players.
+
+Pure: :func:`choices` takes the line up to the cursor and the match state and
+returns :class:`Choice` values; :mod:`ginlog.app.prompt` wraps it in a
+prompt_toolkit completer. The entry words are listed here, not taken from
+:mod:`ginlog.app.entry`: the language may grow words (shorthands, aliases)
+that are no use to offer, and completion must not change when it does. The
+cards offered are the ones that make sense at that point of the hand:
+
+- ``discard``/``knock``/``gin``/``show``: the player's hand when the record
+  knows it whole (a full-information record), else every card that could be
+  in it (known there, or not yet seen anywhere);
+- ``stock``: the cards not yet seen; ``take``: the top of the pile;
+- ``upcard`` and a ``cut``: any card (a new deck);
+- names for ``dealer``, ``cut`` and ``result``, quoted when they hold a space.
+
+>>> from ginlog.game.rules import preset
+>>> from ginlog.game.scoring import Tally
+>>> from ginlog.play.state import MatchState
+>>> st = MatchState(players=("Ann", "Mary Lou"), rules=preset("standard"), tally=Tally())
+>>> [c.text for c in choices("de", st)], [c.text for c in choices("dealer m", st)]
+(['dealer'], ["'Mary Lou'"])
+>>> [(c.text, c.shown) for c in choices("upcard qh", st)]
+[('qh', 'Q♥')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+import attrs
+
+from ginlog.app.entry import entry_for
+from ginlog.errors import GinlogError
+from ginlog.game.cards import RANKS, SUITS, Card, mask_cards
+from ginlog.log.events import FirstDealer
+from ginlog.play.state import ALL_CARDS, MatchState
+from ginlog.text import shown, split_words
+
+__all__ = ["Choice", "choices", "ENTRY_WORDS", "AFTER_WORDS", "ALIASES"]
+
+#: The words offered first on a line, in the order shown.
+ENTRY_WORDS: Final = (
+    "dealer", "cut", "upcard", "take", "pass", "stock", "discard", "knock", "gin", "biggin", "show",
+    "result", "void", "note", "undo", "abandon", "table", "help", "quit",
+)
+#: The words offered once the match is over (the recorder stays open).
+AFTER_WORDS: Final = ("undo", "rematch", "table", "help", "quit")
+#: Short forms that name the same entry (for knowing what comes after them, never offered).
+ALIASES: Final = {"up": "upcard", "deal": "upcard", "t": "take", "p": "pass", "s": "stock", "draw": "stock",
+                  "d": "discard", "k": "knock", "g": "gin", "big-gin": "biggin", "u": "undo"}
+_HOW: Final = ("knock", "gin", "biggin", "void")
+_OPEN_QUOTE: Final = re.compile(r"""(?:^|\s)(['"\u201c\u2018][^'"\u201d\u2019]*)\Z""")
+_SPACE: Final = re.compile(r"\s")
+
+
+@attrs.frozen
+class Choice:
+    """One completion: ``text`` replaces the last ``length`` characters before the cursor; ``shown`` is the menu's label."""
+
+    text: str
+    length: int
+    shown: str
+
+
+def choices(line: str, state: MatchState, *, words: Sequence[str] = ENTRY_WORDS) -> list[Choice]:
+    """What may complete the word being typed at the end of ``line`` (the text before the cursor)."""
+    m = _OPEN_QUOTE.search(line)
+    fragment = m.group(1) if m else _SPACE.split(line)[-1]
+    head = line[: len(line) - len(fragment)]
+    try:
+        before = split_words(head)
+    except GinlogError:
+        before = head.split()
+    if not before:
+        return [Choice(w, len(fragment), w) for w in words if w.startswith(fragment.lower())]
+    word = before[0].lower()
+    word = ALIASES.get(word, word)
+    return list(_after(word, before[1:], fragment, state))
+
+
+def _after(word: str, rest: list[str], fragment: str, state: MatchState) -> Iterable[Choice]:
+    n = len(rest)
+    if word == "dealer" and n == 0 or word == "cut" and n in (0, 2):
+        return _names(state, fragment)
+    if word == "cut" and n in (1, 3) or word == "upcard" and n == 0:
+        return _cards(mask_cards(ALL_CARDS), fragment)
+    if word == "result":
+        if n == 0:
+            return [Choice(h, len(fragment), h) for h in _HOW if h.startswith(fragment.lower())]
+        if n == 1 and rest[0].lower() != "void":
+            return _names(state, fragment)
+        if rest[-1].lower() == "upcard":
+            return _cards(mask_cards(ALL_CARDS), fragment)
+        return [Choice(w, len(fragment), w) for w in ("upcard", "points") if fragment and w.startswith(fragment.lower())]
+    hand = state.hand
+    if hand is None:
+        return []
+    if word == "take" and n == 0:
+        return _cards([hand.pile_top] if hand.pile_top else [], fragment)
+    if word == "stock" and n == 0:
+        return _cards(hand.unknown_cards() + (hand.stock_order or ()), fragment)
+    seat = hand.turn
+    known = hand.known[seat]
+    whole = known.bit_count() == hand.sizes[seat]
+    holding = mask_cards(known) if whole else mask_cards(known | (ALL_CARDS & ~hand.placed_mask()))
+    if word in ("discard", "knock", "gin") and n == 0:
+        return _cards(holding, fragment)
+    if word == "show":
+        typed = {w.strip("[]").lower() for w in rest}
+        left = [c for c in holding if str(c).lower() not in typed and _ten(c) not in typed]
+        return _cards(left, fragment)
+    return []
+
+
+def _names(state: MatchState, fragment: str) -> list[Choice]:
+    """The players whose name starts with the fragment (any case, a quote before it allowed)."""
+    bare = fragment.lstrip("'\"\u201c\u2018").casefold()
+    out = []
+    for name in state.players:
+        if name.casefold().startswith(bare):
+            typed = (entry_for(FirstDealer(dealer=name, how="agreed")) or "")[len("dealer "):]
+            out.append(Choice(typed, len(fragment), shown(name)))
+    return out
+
+
+def _ten(card: Card) -> str:
+    """``10h``: the spelling people use, where ``str(card)`` is ``TH``."""
+    return ("10" if card.rank == 10 else RANKS[card.rank - 1]).lower() + SUITS[card.suit_index].lower()
+
+
+def _cards(cards: Iterable[Card], fragment: str) -> list[Choice]:
+    """The cards the fragment can begin (``q``, ``10``, ``t``, ``qh``), typed in its case (lower by default)."""
+    lead = fragment[: len(fragment) - len(fragment.lstrip("["))]
+    bare = fragment[len(lead):]
+    low = bare.lower()
+    upper = bare != low
+    out = []
+    for c in sorted(set(cards)):
+        spelled = _ten(c)
+        if spelled.startswith(low) or str(c).lower().startswith(low):
+            out.append(Choice(lead + (spelled.upper() if upper else spelled), len(fragment), c.pretty))
+    return out

@@ -1,0 +1,232 @@
+"""How the recorder reads a line: prompt_toolkit at a terminal, plain lines from a pipe, one interface.
+
+The recorder's core only ever calls a :data:`ReadLine`, ``read_line(prompt) ->
+str | None`` (None: stop), so it is tested without a terminal and piped
+entries work as they always did (:func:`piped`: no prompt written, the line
+without its newline). At a terminal :class:`LineEditor` gives a real line
+editor (prompt_toolkit, a kept library: line editing is never written here):
+history with Up/Down kept across resumes in a file next to the match
+(:func:`history_path`), Tab completion (:mod:`ginlog.app.completion`), a
+status line at the bottom (:mod:`ginlog.app.status`), and Ctrl-C that clears
+the line (on an empty line, a second Ctrl-C stops; so does Ctrl-D).
+
+prompt_toolkit is imported only when a terminal is there, so a piped
+recorder and every other command start as fast as before.
+
+>>> yes_no("Yes"), yes_no(""), yes_no("", default=False), yes_no("show 7h")
+(True, True, False, None)
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ginlog.text import shown
+
+if TYPE_CHECKING:  # pragma: no cover
+    from prompt_toolkit.history import History
+
+    from ginlog.play.state import MatchState
+
+__all__ = ["ReadLine", "piped", "yes_no", "history_path", "LineEditor", "STOP_HINT"]
+
+#: Reads one line after showing ``prompt``; None when the person (or the input) stops.
+ReadLine = Callable[[str], "str | None"]
+
+#: What the status line says after a Ctrl-C on an empty line.
+STOP_HINT = "Ctrl-C again or Ctrl-D stops the recorder (nothing written is lost)"
+
+
+def piped(stdin: TextIO) -> ReadLine:
+    """Lines from a pipe: no prompt shown, the newline taken off, None at the end."""
+
+    def read_line(prompt: str) -> str | None:
+        raw = stdin.readline()
+        return None if not raw else raw.rstrip("\r\n")
+
+    return read_line
+
+
+def yes_no(answer: str, *, default: bool = True) -> bool | None:
+    """A yes/no answer: y, yes, n or no in any case; an empty answer is ``default``; anything else None."""
+    word = answer.strip().lower()
+    if not word:
+        return default
+    return {"y": True, "yes": True, "n": False, "no": False}.get(word)
+
+
+def history_path(match: str | os.PathLike[str]) -> str:
+    """The recorder's history for a match: ``.NAME.history`` beside it (``friday.jsonl`` -> ``.friday.jsonl.history``).
+
+    >>> history_path("games/friday.jsonl")
+    'games/.friday.jsonl.history'
+    """
+    head, tail = os.path.split(os.fsdecode(match))
+    return os.path.join(head, f".{tail}.history")
+
+
+def _usable(path: str) -> bool:
+    """A history file is read only if it is a plain file (or not there yet): never a FIFO, a device or a link."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode)
+
+
+_NOT_KEPT = frozenset({"quit", "exit", "q"})
+
+
+def _history(path: str | None) -> History:
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    class Kept(InMemoryHistory):
+        def append_string(self, string: str) -> None:
+            if string.strip().lower() not in _NOT_KEPT:
+                super().append_string(string)
+
+    class ShownHistory(FileHistory):
+        """A FileHistory whose lines come back shown (the file is not ginlog's to trust) and whose
+        failures to write cost the table nothing (a read-only folder keeps the history in memory).
+        ``quit`` is not kept: after a resume, Up gives the last entry, not the way out."""
+
+        def append_string(self, string: str) -> None:
+            if string.strip().lower() not in _NOT_KEPT:
+                super().append_string(string)
+
+        def load_history_strings(self) -> Iterable[str]:
+            try:
+                for line in super().load_history_strings():
+                    yield shown(line)
+            except (OSError, UnicodeError):
+                return
+
+        def store_string(self, string: str) -> None:
+            try:
+                super().store_string(string)
+            except OSError:
+                pass
+
+    if path is None or not _usable(path):
+        return Kept()
+    return ShownHistory(path)
+
+
+def _shown_processor() -> Any:
+    """A prompt_toolkit input processor that shows the line being edited as :func:`ginlog.text.shown` does.
+
+    prompt_toolkit already draws C0 controls as ``^[``; this also covers what it
+    would emit as itself (bidi overrides, C1 controls, zero-width characters), so a
+    line recalled or pasted is seen, never acted on. Cursor positions are mapped.
+    """
+    from prompt_toolkit.layout.utils import explode_text_fragments
+    from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
+
+    class Shown(Processor):
+        def apply_transformation(self, ti: TransformationInput) -> Transformation:
+            fragments = explode_text_fragments(ti.fragments)
+            if all(shown(text) == text for _style, text, *_ in fragments):
+                return Transformation(ti.fragments)
+            out: list[Any] = []
+            starts = [0]
+            for style, text, *_ in fragments:
+                seen = shown(text)
+                out.append((style, seen))
+                starts.append(starts[-1] + len(seen))
+            starts.append(starts[-1] + 1)  # the cursor may stand after the line
+
+            def to_display(i: int) -> int:
+                return starts[min(i, len(starts) - 1)]
+
+            def to_source(d: int) -> int:
+                return max((i for i, s in enumerate(starts) if s <= d), default=0)
+
+            return Transformation(out, source_to_display=to_display, display_to_source=to_source)
+
+    return Shown()
+
+
+class LineEditor:
+    """The recorder's line editor at a terminal; :meth:`read_line` and :meth:`ask` are :data:`ReadLine`\\ s.
+
+    ``state`` gives the match as it is now (for completion and the status
+    line); ``words`` the first words to offer (they change once the match is
+    over). ``history`` is the history file (None: this run only).
+    """
+
+    def __init__(
+        self,
+        state: Callable[[], MatchState],
+        *,
+        history: str | None,
+        words: Callable[[], Sequence[str]],
+        input: Any = None,
+        output: Any = None,
+    ) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+        from prompt_toolkit.document import Document
+        from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+        from ginlog.app.completion import choices
+        from ginlog.app.status import status_line
+
+        self._state = state
+        self._armed = False  # a Ctrl-C on an empty line was pressed: the next one stops
+
+        class Entries(Completer):
+            def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+                for c in choices(document.text_before_cursor, state(), words=words()):
+                    yield Completion(c.text, start_position=-c.length, display=c.shown)
+
+        keys = KeyBindings()
+
+        @keys.add("c-c")
+        def _ctrl_c(event: KeyPressEvent) -> None:
+            buf = event.app.current_buffer
+            if buf.text:
+                buf.reset()
+                self._armed = False
+            elif self._armed:
+                event.app.exit(result=None)
+            else:
+                self._armed = True
+                event.app.invalidate()
+
+        def toolbar() -> str:
+            return STOP_HINT if self._armed else status_line(state())
+
+        self._session: PromptSession[str | None] = PromptSession(
+            history=_history(history),
+            completer=Entries(),
+            complete_while_typing=False,
+            bottom_toolbar=toolbar,
+            key_bindings=keys,
+            input_processors=[_shown_processor()],
+            input=input,
+            output=output,
+        )
+        self._question: PromptSession[str | None] = PromptSession(
+            key_bindings=keys, input_processors=[_shown_processor()], input=input, output=output
+        )
+
+    def read_line(self, prompt: str) -> str | None:
+        """An entry, edited at the terminal (kept in the history); None on a stop (Ctrl-D, a second Ctrl-C)."""
+        return self._read(self._session, prompt)
+
+    def ask(self, prompt: str) -> str | None:
+        """An answer to a question: no completion, and not kept in the history."""
+        return self._read(self._question, prompt)
+
+    def _read(self, session: Any, prompt: str) -> str | None:
+        self._armed = False
+        try:
+            line = session.prompt(shown(prompt))
+        except (EOFError, KeyboardInterrupt):
+            return None
+        return None if line is None else str(line)

@@ -1,0 +1,71 @@
+"""The recorder's status line: whose turn, the phase, the stock, the score, in one line.
+
+Pure and shown (:func:`ginlog.text.shown`): names come from the record.
+It is the bottom toolbar at a terminal (:mod:`ginlog.app.prompt`), so the
+table can glance at it instead of asking for ``table``.
+
+>>> from ginlog.game.rules import preset
+>>> from ginlog.game.scoring import Tally
+>>> from ginlog.play.state import MatchState
+>>> status_line(MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally()))
+'Choose the first dealer: dealer NAME | cut NAME CARD NAME CARD · Ann 0, Bob 0 (to 100)'
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ginlog.app.views import score_line, winner_name
+from ginlog.play.state import MatchState
+from ginlog.text import shown
+
+__all__ = ["status_line", "result_text", "AFTER_HINT"]
+
+#: What the recorder offers once the match is over.
+AFTER_HINT: Final = "undo | rematch NEW.jsonl | quit"
+
+_DOING: Final = {
+    "offer": "to take or pass the upcard",
+    "draw": "to draw",
+    "discard": "to discard, knock or go gin",
+    "wall": "to take only to knock, or pass",
+    "show": "to show their hand",
+    "defend": "to show their hand",
+}
+
+
+def result_text(state: MatchState) -> str:
+    """How the match ended, for a question or the status line: ``Ann won 112-40``.
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import Tally
+    >>> result_text(MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally(),
+    ...                        phase="abandoned", abandoned="rain"))
+    'abandoned: rain'
+    """
+    if state.phase == "abandoned":
+        return shown(f"abandoned: {state.abandoned}")
+    a, b = state.totals()
+    won = winner_name(state)
+    if won is None:
+        return shown(f"nobody won, {a}-{b}")
+    hi, lo = (a, b) if state.players[0] == won else (b, a)
+    return shown(f"{won} won {hi}-{lo}")
+
+
+def status_line(state: MatchState) -> str:
+    """One line: the hand, who is to do what, the stock and the pile's top, the score."""
+    target = state.rules.game_target
+    score = score_line(state) + (f" (to {target})" if target else " (one hand)")
+    players = state.players
+    if state.finished:
+        return shown(f"Match over ({result_text(state)}) · {AFTER_HINT}")
+    if state.phase == "setup":
+        return shown(f"Choose the first dealer: dealer NAME | cut NAME CARD NAME CARD · {score}")
+    hand = state.hand
+    if hand is None:
+        dealer = "?" if state.dealer is None else players[state.dealer]
+        return shown(f"Hand {len(state.hands) + 1}: {dealer} deals (upcard CARD) · {score}")
+    doing = _DOING.get(hand.phase, hand.phase)
+    top = f" · pile {hand.pile_top.pretty}" if hand.pile_top is not None else ""
+    return shown(f"Hand {hand.number} · {players[hand.turn]} {doing} · stock {hand.stock}{top} · {score}")

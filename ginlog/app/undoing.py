@@ -1,0 +1,68 @@
+"""What an undo undoes, in words, and the question before an undo that reopens a finished match.
+
+A correction names only the ``seq`` it undoes; the table wants the move:
+``undone: event 7, Bob discards Q♣``. The event is read back from the file
+(an undo is rare, so one reading of the file up to that line costs nothing
+that matters), and described with the state before it, which the timeline
+keeps for every undoable event.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ginlog.app.status import result_text
+from ginlog.app.views import describe
+from ginlog.log.events import Event
+from ginlog.match.reading import Stop, Visitor, read
+from ginlog.play.state import MatchState, Timeline
+
+__all__ = ["undone_text", "reopen_question", "event_at"]
+
+
+class _EventAt(Visitor[None, "Event | None"]):
+    """The event on one line of a match file (no rules applied: the file was read whole before)."""
+
+    def __init__(self, lineno: int) -> None:
+        super().__init__()
+        self.lineno = lineno
+        self.found: Event | None = None
+
+    def event(self, lineno: int, seq: int, event: Event, digest: str) -> None:
+        if lineno == self.lineno:
+            self.found = event
+            raise Stop
+
+    def end(self) -> Event | None:
+        return self.found
+
+
+def event_at(path: str | os.PathLike[str], lineno: int) -> Event | None:
+    """The event on line ``lineno`` of the match file (None if the file is shorter)."""
+    return read(path, _EventAt(lineno), upto=lineno)
+
+
+def undone_text(path: str | os.PathLike[str], timeline: Timeline) -> str | None:
+    """What an undo now would undo, e.g. ``undone: event 7, Bob discards Q♣``; None when nothing can be undone.
+
+    ``timeline`` is the match before the undo: its last effective event is the one undone.
+    """
+    if not timeline.back:
+        return None
+    event = event_at(path, timeline.seq)
+    if event is None:  # pragma: no cover - the timeline was read from this file
+        return f"undone: event {timeline.seq}"
+    before = timeline.back[-1][1]
+    return f"undone: event {timeline.seq}, {describe(event, before, timeline.state)}"
+
+
+def reopen_question(state: MatchState) -> str:
+    """The question asked before an undo reopens a finished match (the answer defaults to no).
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import Tally
+    >>> reopen_question(MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally(),
+    ...                            phase="abandoned", abandoned="rain"))
+    'The match is over (abandoned: rain). Undo reopens it. Undo? [y/N] '
+    """
+    return f"The match is over ({result_text(state)}). Undo reopens it. Undo? [y/N] "
