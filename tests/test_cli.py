@@ -532,7 +532,7 @@ def test_play_without_entries_is_a_usage_error(app: Any, at_discard: Path) -> No
 def test_undo_gives_the_state_without_the_undone_event(app: Any, at_discard: Path, tmp_path: Path) -> None:
     r = run(app, "undo", at_discard, "--reason", "Bob meant to knock")
     assert r.exit_code == 0, r.output
-    assert r.stdout == f"{at_discard}: 1 event(s) appended, now at event 8\n"
+    assert r.stdout == f"{at_discard}: 1 event(s) appended, now at event 8\nundone: event 7, Bob discards Q♣\n"
     last = json.loads(at_discard.read_bytes().splitlines()[-1])
     assert last["type"] == "correction" and last["undoes"] == 7 and last["reason"] == "Bob meant to knock"
     without = new_file(app, tmp_path / "without.jsonl")

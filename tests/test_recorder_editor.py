@@ -86,6 +86,14 @@ def test_undo_in_the_recorder_names_the_move(tmp_path: Path) -> None:
     assert "undone: event 6, Bob draws from the stock" in out
 
 
+def test_a_whole_turn_reports_each_line_it_wrote(tmp_path: Path) -> None:
+    """One entry, two lines: 'ok 6' then 'ok 7', each told against the state before it (not 'ok 7' twice)."""
+    path = match(tmp_path, TO_DISCARD[:4])
+    code, out, _ = record(path, ["s d qc", "quit"], interactive=False)
+    assert code == 0
+    assert "ok 6: Bob draws from the stock\nok 7: Bob discards Q♣\n" in out
+
+
 def test_the_recorder_stays_open_after_the_end(tmp_path: Path) -> None:
     path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", SHOWS[0]], target=50)
     new = tmp_path / "next.jsonl"
@@ -173,8 +181,7 @@ def test_ginlog_undo_says_what_it_undoes(app: Any, tmp_path: Path) -> None:
     path = match(tmp_path, TO_DISCARD)
     r = run(app, "undo", path)
     assert r.exit_code == 0
-    assert r.stdout == f"{path}: 1 event(s) appended, now at event 8\n"
-    assert r.stderr == "undone: event 7, Bob discards Q♣\n"
+    assert r.stdout == f"{path}: 1 event(s) appended, now at event 8\nundone: event 7, Bob discards Q♣\n"
 
 
 def test_ginlog_undo_of_a_finished_match_needs_reopen_without_a_terminal(app: Any, tmp_path: Path) -> None:
@@ -184,7 +191,7 @@ def test_ginlog_undo_of_a_finished_match_needs_reopen_without_a_terminal(app: An
     assert r.exit_code == 1 and path.read_bytes() == before
     assert len(r.stderr.strip().splitlines()) == 1 and "give --reopen" in r.stderr and "[reopen]" in r.stderr
     r = run(app, "undo", path, "--reopen")
-    assert r.exit_code == 0 and "undone: event 9, Ann shows" in r.stderr
+    assert r.exit_code == 0 and "undone: event 9, Ann shows" in r.stdout
     state = read_match(str(path)).state
     assert state is not None and not state.finished
     assert run(app, "undo", path, "--yes").exit_code == 0  # not finished any more: no question either way

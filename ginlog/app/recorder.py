@@ -30,6 +30,7 @@ from ginlog.errors import Conflict, GinlogError
 from ginlog.game.seats import Seat
 from ginlog.log.events import Correction, Event, HandShown
 from ginlog.match.session import MatchSession
+from ginlog.match.visitors import Step
 from ginlog.play.reducer import legal_actions
 from ginlog.play.state import MatchState, Timeline
 from ginlog.text import shown, split_words
@@ -221,7 +222,7 @@ class Recorder:
                     return True
                 tl = session.timeline
             undone = undone_text(session.path, tl) if any(isinstance(e, Correction) for e in events) else None
-            session.append(events)
+            steps = session.append(events)
         except Conflict as exc:
             self.say(f"refused: {exc.one_line()}; re-reading the file")
             self.refused += 1
@@ -230,15 +231,18 @@ class Recorder:
             self.refused += 1
             self.say(f"refused: {' '.join(exc.message.split())} [{exc.rule}] (nothing written)")
             return True
-        self._report(tl, events, undone)
+        self._report(tl, steps, undone)
         return True
 
-    def _report(self, tl: Timeline, events: Sequence[Event], undone: str | None) -> None:
+    def _report(self, tl: Timeline, steps: Sequence[Step], undone: str | None) -> None:
+        """``ok N: what happened`` for each line written, each told against the state just before it."""
         session = self.session
         assert session is not None
         before = tl.state
-        for ev in events:
-            self.say(f"ok {session.seq}: {describe(ev, before, session.state)}")
+        prev = before
+        for step in steps:
+            self.say(f"ok {step.seq}: {describe(step.event, prev, step.state)}")
+            prev = step.state
         if undone is not None:
             self.say(undone)
         _after(session.state, before, self.say)

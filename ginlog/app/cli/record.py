@@ -128,7 +128,7 @@ def undo(
 ) -> None:
     """Append a correction that undoes the last effective event (the file keeps both).
 
-    Says what it undoes on standard error ("undone: event 7, Bob discards Q♣").
+    Says what it undoes ("undone: event 7, Bob discards Q♣").
     Undoing a finished match reopens it: at a terminal ginlog asks first;
     elsewhere it refuses unless given --reopen.
 
@@ -161,8 +161,8 @@ def undo(
     except GinlogError:
         said = None
     code = append_entries(match, ["undo" + (f" {reason}" if reason else "")])
-    if said is not None:
-        sys.stderr.write(shown(said) + "\n")
+    if said is not None and code == 0:
+        typer.echo(shown(said))
     raise typer.Exit(code)
 
 
