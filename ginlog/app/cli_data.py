@@ -1,7 +1,7 @@
 """The commands over many matches, as plain functions for the CLI to register: ``stats``, ``export``, ``html DIR``.
 
 Each reads its files one at a time through the reading pipeline
-(:class:`~ginlog.app.dated.Dated` or, for the site, :class:`~ginlog.app.dated.DatedSteps`),
+(:class:`~ginlog.match.dated.Dated` or, for the site, :class:`~ginlog.match.dated.DatedSteps`),
 folds what it needs and lets the rest go, so memory stays flat in the number
 of files; with standard error on a terminal a progress bar shows (on
 standard error, gone at the end).
@@ -36,10 +36,10 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, Final, TypeVar
 
 from ginlog.errors import GinlogError
+from ginlog.match.dated import Dated, DatedReport
 from ginlog.match.reading import read
 from ginlog.text import shown
 
-from ginlog.app.dated import Dated, DatedReport
 from ginlog.app.stats import PLAYER_KEYS, MatchSummary, Standings, failed, summarise
 from ginlog.app.audit import error_line
 from ginlog.app.paths import count_paths, iter_paths
