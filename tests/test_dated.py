@@ -87,6 +87,8 @@ def test_the_times_match_a_recount_on_every_path(case: str, seed: int) -> None:
     readings = [read_dated(io.BytesIO(data), known=None), read_dated(io.BytesIO(data), known=known)]
     for block in (256, 1024, 1 << 16):  # the fast path's runs cut in different places
         readings.append(read(io.BytesIO(data), Dated([]), known=known, block=block))
+    begun = read(io.BytesIO(data), Dated([], ends=False), known=known, block=1024)  # as stats and export read
+    assert begun.hand_ends == () and list(begun.hand_begins) == begins and (begun.start, begun.end) == (start, end)
     visitor = DatedSteps([])
     steps = list(walk(io.BytesIO(data), visitor, known=known, block=512))
     last = steps[-1]

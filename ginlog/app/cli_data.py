@@ -54,7 +54,7 @@ def read_dated(path: str) -> DatedReport | MatchSummary:
     """One file read, every problem collected: its dated report, or a summary of why it could not be read."""
     name = "<stdin>" if path == "-" else path
     try:
-        return read(sys.stdin.buffer if path == "-" else path, Dated([]), name=name)
+        return read(sys.stdin.buffer if path == "-" else path, Dated([], ends=False), name=name)  # stats and export date a hand by its begin
     except GinlogError as exc:
         return failed(exc, name)
     except OSError as exc:  # pragma: no cover - the reader turns these into StoreErrors

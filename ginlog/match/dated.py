@@ -108,7 +108,7 @@ class DatedReport:
     end: str | None  # the last line's time (in a valid file, the last applied)
     first_digest: str | None  # the SHA-256 of the first line: the match's identity
     hand_begins: tuple[str | None, ...] = ()  # when each hand of the score sheet began, in order
-    hand_ends: tuple[str | None, ...] = ()  # when each ended (the line that finished it)
+    hand_ends: tuple[str | None, ...] = ()  # when each ended (the line that finished it); () if not asked for
 
     @property
     def ok(self) -> bool:
@@ -163,14 +163,12 @@ class _Times:
     def end(self) -> str | None:
         return None if self.last_raw is None else ts_of(self.last_raw)
 
-    def dated(self, report: MatchReport) -> DatedReport:
+    def dated(self, report: MatchReport, ends: bool = True) -> DatedReport:
         hands = 0 if report.state is None else len(report.state.hands)
         begins = tuple(ts for _seq, ts in self.starts[:hands])
-        ends = tuple(self.ends[:hands])
-        pad = (None,) * (hands - len(begins))
-        return DatedReport(
-            report, self.start, self.end, self.first_digest, begins + pad, ends + (None,) * (hands - len(ends))
-        )
+        begins += (None,) * (hands - len(begins))
+        ended = tuple(self.ends[:hands]) + (None,) * (hands - len(self.ends)) if ends else ()
+        return DatedReport(report, self.start, self.end, self.first_digest, begins, ended)
 
 
 class Dated(Visitor[Never, DatedReport]):
@@ -178,9 +176,11 @@ class Dated(Visitor[Never, DatedReport]):
 
     A :class:`FinalState` does the reading (the same errors, the same
     policy, the same fold). The cost on top: one look at each run's event
-    types (in C: ``map(type, ...)``), the run applied in as many segments as
-    it holds hands, and a slice of the bytes of each hand's first and last
-    lines.
+    types (in C: ``map(type, ...)``) and a slice of the bytes of each hand's
+    first line. With ``ends`` (the score sheet), also each hand's end: the
+    run is then applied in as many segments as it holds hands (about 5% of
+    a long replay), so a reading that needs no end (stats, export) leaves
+    them out and ``hand_ends`` is empty.
     """
 
     raw_lines = True
@@ -192,10 +192,12 @@ class Dated(Visitor[Never, DatedReport]):
         limit: int | None = None,
         keep: int | None = None,
         anchor: str | None = None,
+        ends: bool = True,
     ) -> None:
         super().__init__(errors, limit=limit, keep=keep)
         self.inner = FinalState(errors, limit=limit, keep=keep, anchor=anchor)
         self.times = _Times()
+        self.ends = ends
 
     def begin(self, label: str) -> None:
         super().begin(label)
@@ -212,15 +214,20 @@ class Dated(Visitor[Never, DatedReport]):
         inner = self.inner
         inner.event(lineno, seq, event, digest)
         fold = inner.fold
-        if fold is not None:
+        if fold is not None and self.ends:
             times.sheet(fold.hands, lineno)
 
     def run(self, lineno: int, seq: int, events: Sequence[Event], digests: Sequence[str]) -> Iterable[Never]:
         times = self.times
         if lineno == 1:
             times.first_digest = digests[0]
+        starts = itertools.compress(range(len(events)), map(_STARTS.__contains__, map(type, events)))
+        if not self.ends:
+            for m in starts:
+                times.began(seq + m, events[m], lineno + m)
+            return self.inner.run(lineno, seq, events, digests)
         a = 0
-        for m in itertools.compress(range(len(events)), map(_STARTS.__contains__, map(type, events))):
+        for m in starts:
             if m > a:
                 self._segment(lineno, seq, events, digests, a, m)
             ev = events[m]
@@ -251,7 +258,7 @@ class Dated(Visitor[Never, DatedReport]):
         self.inner.error(err)
 
     def end(self) -> DatedReport:
-        return self.times.dated(self.inner.end())
+        return self.times.dated(self.inner.end(), self.ends)
 
 
 class DatedSteps(Steps):
