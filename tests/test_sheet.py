@@ -16,8 +16,7 @@ from ginlog.game.rules import Rules, preset
 from ginlog.log.events import SCHEMA_VERSION, Correction, Event, FirstDealer, HandResultOnly, MatchStarted, event_fields, event_type
 from ginlog.log.format import digest, encode
 from ginlog.log.known import KnownBodies
-from ginlog.log.reader import Run
-from ginlog.match.dated import HandDates, line_ts, read_dated
+from ginlog.match.dated import Dated, read_dated, ts_of as raw_ts
 from ginlog.match.reading import iter_steps, read, read_match
 from ginlog.play.simulate import simulate_match
 
@@ -56,32 +55,37 @@ def test_each_hand_is_dated_by_the_line_that_finished_it(seed: int, rules: str) 
     data = file_bytes(simulate_match(preset(rules), seed=seed))
     want = hand_end_times(data)
     known = KnownBodies()
-    report, dates = read_dated(io.BytesIO(data), known=known)  # every line parsed, and learned
+    first = read_dated(io.BytesIO(data), known=known)  # every line parsed, and learned
+    report, dates = first.report, first.hand_ends
     assert list(dates) == want and len(dates) == len(report.state.hands)
-    again, dates2 = read_dated(io.BytesIO(data), known=known)  # now the known lines come as runs
-    assert list(dates2) == want
-    _, plain = read_dated(io.BytesIO(data), known=None)
-    assert list(plain) == want
-    assert again.state == read_match(io.BytesIO(data), known=None).state
+    again = read_dated(io.BytesIO(data), known=known)  # now the known lines come as runs
+    assert list(again.hand_ends) == want
+    plain = read_dated(io.BytesIO(data), known=None)
+    assert list(plain.hand_ends) == want
+    assert again.report.state == read_match(io.BytesIO(data), known=None).state
 
 
 def test_the_fast_path_is_taken_and_read_right() -> None:
     data = file_bytes(simulate_match(preset("standard"), seed=4))
     known = KnownBodies()
     read_dated(io.BytesIO(data), known=known)
-    seen: list[object] = []
+    seen: list[tuple[int, list[bytes]]] = []
+    runs: list[int] = []
 
-    class Spy(HandDates):
-        def item(self, item: Any) -> None:
-            seen.append(item)
-            super().item(item)
+    class Spy(Dated):
+        def raw(self, lineno: int, raws: Any) -> None:
+            seen.append((lineno, list(raws)))
+            super().raw(lineno, raws)
 
-    visitor = Spy()
-    read(io.BytesIO(data), visitor, known=known)
-    assert any(isinstance(i, Run) for i in seen)
-    assert visitor.dates == hand_end_times(data)
-    run = next(i for i in seen if isinstance(i, Run))
-    assert line_ts(run, run.lineno + len(run.raws) - 1) == ts_of(run.seq + len(run.raws) - 1)
+        def run(self, lineno: int, seq: int, events: Any, digests: Any) -> Any:
+            runs.append(len(events))
+            return super().run(lineno, seq, events, digests)
+
+    dated = read(io.BytesIO(data), Spy(), known=known)
+    assert any(n > 1 for n in runs)
+    assert list(dated.hand_ends) == hand_end_times(data)
+    lineno, raws = next((n, r) for n, r in seen if len(r) > 1)
+    assert raw_ts(raws[-1]) == ts_of(lineno + len(raws) - 1)
 
 
 def test_a_correction_that_takes_a_hand_back_takes_its_date_back() -> None:
@@ -94,7 +98,8 @@ def test_a_correction_that_takes_a_hand_back_takes_its_date_back() -> None:
         HandResultOnly(how="gin", out="Bob", defender_deadwood=20),                        # line 6
     ]
     data = file_bytes(events)
-    report, dates = read_dated(io.BytesIO(data))
+    dated = read_dated(io.BytesIO(data))
+    report, dates = dated.report, dated.hand_ends
     assert len(report.state.hands) == 2
     assert list(dates) == [ts_of(3), ts_of(6)]
     sheet = score_json(report.state, report.head, dates)
@@ -102,7 +107,8 @@ def test_a_correction_that_takes_a_hand_back_takes_its_date_back() -> None:
 
 
 def test_the_score_json_keys_stay_and_grow() -> None:
-    report, dates = read_dated(SAMPLES / "standard-match.jsonl")
+    dated = read_dated(SAMPLES / "standard-match.jsonl")
+    report, dates = dated.report, dated.hand_ends
     data = score_json(report.state, report.head, dates)
     assert list(data) == list(SCORE_JSON_KEYS)
     old = {"number", "dealer", "outcome", "out", "winner", "points", "net", "deadwood", "recorded", "totals", "void_reason"}
@@ -123,13 +129,15 @@ def render(renderable: Any, width: int = 100) -> str:
 
 
 def sheet_text(path: Path, width: int = 100) -> str:
-    report, dates = read_dated(path)
+    dated = read_dated(path)
+    report, dates = dated.report, dated.hand_ends
     return render(score_sheet(report.state, score_json(report.state, report.head, dates), str(path), width), width)
 
 
 def test_the_sheet_tells_a_hollywood_match() -> None:
     path = SAMPLES / "hollywood-match.jsonl"
-    report, dates = read_dated(path)
+    dated = read_dated(path)
+    report, dates = dated.report, dated.hand_ends
     text = sheet_text(path, 120)
     data = score_json(report.state, report.head, dates)
     assert text.count(report.head) == 1
@@ -148,7 +156,8 @@ def test_the_sheet_tells_a_hollywood_match() -> None:
 
 def test_the_sheet_shows_both_deadwoods_and_dates() -> None:
     text = sheet_text(SAMPLES / "standard-match.jsonl")
-    report, dates = read_dated(SAMPLES / "standard-match.jsonl")
+    dated = read_dated(SAMPLES / "standard-match.jsonl")
+    report, dates = dated.report, dated.hand_ends
     for h in score_json(report.state, report.head, dates)["hands"]:
         if h["deadwood"]:
             assert f"{h['deadwood']['Ann']:>2} · {h['deadwood']['Bob']:>2}" in text
@@ -165,7 +174,8 @@ def test_names_are_never_markup_and_always_visible() -> None:
         HandResultOnly(how="knock", out=players[0], knocker_deadwood=2, defender_deadwood=20),
     ]
     data = file_bytes(events)
-    report, dates = read_dated(io.BytesIO(data))
+    dated = read_dated(io.BytesIO(data))
+    report, dates = dated.report, dated.hand_ends
     text = render(score_sheet(report.state, score_json(report.state, report.head, dates)), 140)
     assert "[bold red]Zed" in text and "[/]Ann" in text and "[link=x]t" in text
     assert "\u202e" not in text and "\x1b" not in text and "t<U+202E>␛[2J" in text

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from ginlog.app import cli_data
-from ginlog.app.dated import Dated
+from ginlog.match.dated import Dated
 from ginlog.app.views import score_json
 from ginlog.log.events import BigGin, Gin, HandDealt, HandResultOnly, Knocked
 from ginlog.match.reading import read
@@ -220,7 +220,7 @@ def test_dates_of_hands_with_and_without_the_fast_path(generated: Any) -> None:
             r = read(str(g.path), Dated([])) if known else read(str(g.path), Dated([]), known=None)
             assert r.ok and r.report.state is not None
             n = len(r.report.state.hands)
-            assert r.hand_dates == tuple(line_ts(g.start, s) for s in starts[:n]), g.path.name
+            assert r.hand_begins == tuple(line_ts(g.start, s) for s in starts[:n]), g.path.name
             assert r.start == ts_at(g.start) and r.end == line_ts(g.start, len(g.events))
 
 
@@ -238,7 +238,7 @@ def test_a_correction_that_undoes_a_deal_takes_its_date_back(tmp_path: Path) -> 
     r = read(str(path), Dated([]))
     assert r.ok
     starts = [1 + i for i, e in enumerate(events) if isinstance(e, HandDealt)]
-    assert r.hand_dates == (line_ts(EPOCH, starts[0]), line_ts(EPOCH, starts[2]))
+    assert r.hand_begins == (line_ts(EPOCH, starts[0]), line_ts(EPOCH, starts[2]))
 
 
 def test_readme_documents_every_key_and_column() -> None:

@@ -1,10 +1,10 @@
 """The commands over many matches, as plain functions for the CLI to register: ``stats``, ``export``, ``html DIR``.
 
 Each reads its files one at a time through the reading pipeline
-(:class:`~ginlog.app.dated.Dated` or, for the site, :class:`~ginlog.app.dated.DatedSteps`),
+(:class:`~ginlog.match.dated.Dated` or, for the site, :class:`~ginlog.match.dated.DatedSteps`),
 folds what it needs and lets the rest go, so memory stays flat in the number
 of files; with standard error on a terminal a progress bar shows (on
-standard error, gone at the end).
+standard error, gone at the end: :mod:`ginlog.app.progress`).
 
 Exit status, for all three: 0 when every file was valid; 1 when any was
 invalid or missing (each is listed on standard error, one line, and left
@@ -26,23 +26,23 @@ file or without pyarrow).
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any, Final, TypeVar
+from collections.abc import Iterator
+from typing import IO, Any, Final
 
 from ginlog.errors import GinlogError
+from ginlog.match.dated import Dated, DatedReport
 from ginlog.match.reading import read
 from ginlog.text import shown
 
-from ginlog.app.dated import Dated, DatedReport
 from ginlog.app.stats import PLAYER_KEYS, MatchSummary, Standings, failed, summarise
 from ginlog.app.audit import error_line
 from ginlog.app.paths import count_paths, iter_paths
+from ginlog.app.progress import progress
 
 __all__ = ["stats", "export", "site", "read_dated", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
 
@@ -50,14 +50,11 @@ EXIT_OK: Final = 0
 EXIT_INVALID: Final = 1
 EXIT_USAGE: Final = 2
 
-T = TypeVar("T")
-
-
 def read_dated(path: str) -> DatedReport | MatchSummary:
     """One file read, every problem collected: its dated report, or a summary of why it could not be read."""
     name = "<stdin>" if path == "-" else path
     try:
-        return read(sys.stdin.buffer if path == "-" else path, Dated([]), name=name)
+        return read(sys.stdin.buffer if path == "-" else path, Dated([], ends=False), name=name)  # stats and export date a hand by its begin
     except GinlogError as exc:
         return failed(exc, name)
     except OSError as exc:  # pragma: no cover - the reader turns these into StoreErrors
@@ -76,29 +73,9 @@ def _report_invalid(s: MatchSummary) -> None:
     sys.stderr.write(line + (f" (and {more} more problem{'s' if more != 1 else ''})" if more > 0 else "") + "\n")
 
 
-@contextlib.contextmanager
-def _progress(paths: list[str], label: str) -> Iterator[Callable[[Iterable[T]], Iterator[T]]]:
-    """A wrapper that advances a progress bar per item, when standard error is a terminal (else it passes items on)."""
-    if not sys.stderr.isatty():
-        yield lambda items: iter(items)
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=count_paths(paths))
-
-        def advance(items: Iterable[T]) -> Iterator[T]:
-            for item in items:
-                yield item
-                bar.advance(task)
-
-        yield advance
-
-
-def _reports(paths: list[str], label: str) -> Iterator[DatedReport | MatchSummary]:
+def _reports(paths: list[str], label: str, stdout_busy: bool = False) -> Iterator[DatedReport | MatchSummary]:
     """Each file's dated report (or why it could not be read), one at a time, with the progress bar."""
-    with _progress(paths, label) as advance:
+    with progress(label, lambda: count_paths(paths), stdout_busy=stdout_busy) as advance:
         for item in advance(iter_paths(paths)):
             yield failed(item) if isinstance(item, GinlogError) else read_dated(item)
 
@@ -208,7 +185,7 @@ def export(paths: list[str], format: str = "csv", output: str | None = None) -> 
         return _usage(f"cannot write {output}: {exc.strerror or exc}")
     invalid = 0
     try:
-        for item in _reports(paths, "export"):
+        for item in _reports(paths, "export", stdout_busy=output is None):
             if isinstance(item, MatchSummary) or not item.ok:
                 invalid += 1
                 _report_invalid(item if isinstance(item, MatchSummary) else summarise(item))
@@ -239,7 +216,7 @@ def site(dir: str, output: str) -> int:
         if not summary.ok:
             _report_invalid(summary)
 
-    with _progress([dir], "pages") as advance:
+    with progress("pages", lambda: count_paths([dir])) as advance:
         standings = build_site(advance(iter_paths([dir])), dir, output, done=done)
     n = standings.valid + standings.invalid
     sys.stderr.write(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid\n")

@@ -1,6 +1,6 @@
 """One row per hand, for a table tool: ``ginlog export PATH... --format csv|jsonl|parquet``.
 
-:func:`hand_rows` turns one read, valid file (:class:`~ginlog.app.dated.DatedReport`)
+:func:`hand_rows` turns one read, valid file (:class:`~ginlog.match.dated.DatedReport`)
 into its rows (:data:`COLUMNS`, in order, as tuples); a writer
 (:func:`open_writer`) streams them out as they come: CSV through the standard
 library, JSON lines, or Parquet through pyarrow (the ``ginlog[data]`` extra,
@@ -25,9 +25,9 @@ Values are the record's own text (an export is data, not display).
 >>> from ginlog.play.reducer import fold
 >>> from ginlog.play.simulate import simulate_match
 >>> from ginlog.match.visitors import MatchReport
->>> from ginlog.app.dated import DatedReport
+>>> from ginlog.match.dated import DatedReport
 >>> state = fold(simulate_match(preset("standard"), seed=3, max_hands=2)).state
->>> rows = list(hand_rows(DatedReport(MatchReport("m.jsonl", state, (), 9, None), None, None, (None, None), "ab" * 32)))
+>>> rows = list(hand_rows(DatedReport(MatchReport("m.jsonl", state, (), 9, None), None, None, "ab" * 32, (None, None))))
 >>> len(rows), dict(zip(COLUMNS, rows[0]))["hand"]
 (2, 1)
 >>> out = io.StringIO()
@@ -45,7 +45,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Final, Literal, Protocol
 
-from ginlog.app.dated import DatedReport
+from ginlog.match.dated import DatedReport
 from ginlog.app.stats import rules_short
 
 __all__ = [
@@ -78,7 +78,7 @@ def hand_rows(dated: DatedReport) -> Iterator[Row]:
     title = state.title
     rules = rules_short(state.rules)
     match = None if dated.first_digest is None else dated.first_digest[:16]
-    dates = dated.hand_dates
+    dates = dated.hand_begins
     path = report.path
     for i, h in enumerate(state.hands):
         s, r = h.score, h.result

@@ -16,7 +16,7 @@ replaced, cut to 40 characters, then 10 hex digits of the SHA-256 of the
 path relative to ``DIR`` (:func:`page_name`), so no name can leave
 ``SITE/matches`` or collide with another.
 
-Files are read one at a time (each through one :class:`~ginlog.app.dated.DatedSteps`
+Files are read one at a time (each through one :class:`~ginlog.match.dated.DatedSteps`
 reading, which the page needs anyway); the index's rows are spooled to a
 temporary file as they are made and the standings written above them at the end,
 so memory does not grow with the number of files.
@@ -42,7 +42,7 @@ from ginlog.match.reading import Step, walk
 from ginlog.match.visitors import MatchReport
 from ginlog.text import shown
 
-from ginlog.app.dated import DatedReport, DatedSteps
+from ginlog.match.dated import DatedSteps
 from ginlog.app.page import Verdict, csp_hash, match_page
 from ginlog.app.stats import MatchSummary, Standings, failed, summarise
 
@@ -100,8 +100,7 @@ def read_entry(path: str) -> SiteEntry:
         return SiteEntry(failed(errors[0], path), None, errors[0].one_line())
     last = steps[-1]
     report = MatchReport(path, last.state, tuple(errors), last.line, last.digest)
-    times = visitor.times
-    summary = summarise(DatedReport(report, times.start, times.end, (), steps[0].digest))
+    summary = summarise(visitor.dated(report))
     page = match_page(steps, verdict=Verdict.of(errors, last.digest))
     return SiteEntry(summary, page, errors[0].one_line() if errors else None)
 

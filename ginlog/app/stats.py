@@ -1,7 +1,7 @@
 """Standings and statistics over many matches, folded one match at a time (``ginlog stats``).
 
 Two steps, both pure. :func:`summarise` turns one read file
-(:class:`~ginlog.app.dated.DatedReport`) into a small :class:`MatchSummary`:
+(:class:`~ginlog.match.dated.DatedReport`) into a small :class:`MatchSummary`:
 its verdict, who played, who won, and each seat's figures in that match
 (:class:`SeatFigures`). :class:`Standings` folds summaries into per-player
 and per-pair accumulators and an :class:`~ginlog.app.rating.Elo`, so memory
@@ -39,9 +39,9 @@ Rates are None where their denominator is 0, and rounded to 4 places.
 >>> from ginlog.play.reducer import fold
 >>> from ginlog.play.simulate import simulate_match
 >>> from ginlog.match.visitors import MatchReport
->>> from ginlog.app.dated import DatedReport
+>>> from ginlog.match.dated import DatedReport
 >>> state = fold(simulate_match(preset("standard"), seed=3)).state
->>> s = summarise(DatedReport(MatchReport("m.jsonl", state, (), 9, None), "2026-01-01T00:00:00.000Z", None, (), None))
+>>> s = summarise(DatedReport(MatchReport("m.jsonl", state, (), 9, None), "2026-01-01T00:00:00.000Z", None, None))
 >>> table = Standings()
 >>> table.add(s)
 >>> [p["name"] for p in table.players()] == sorted(state.players, key=lambda n: n != s.winner_name)
@@ -60,7 +60,7 @@ from ginlog.game.rules import PRESETS, Rules, rules_to_dict
 from ginlog.game.seats import OTHER, SEATS, Seat
 from ginlog.play.state import MatchState
 
-from ginlog.app.dated import DatedReport
+from ginlog.match.dated import DatedReport
 from ginlog.app.rating import Elo
 
 __all__ = [

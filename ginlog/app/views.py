@@ -311,7 +311,7 @@ def score_rows(state: MatchState, dates: Sequence[str | None] = ()) -> list[dict
     """One dict per finished hand, in the ``score --json`` shape: the seats named, here and only here.
 
     ``dates[i]`` is when hand ``i + 1``'s last line was written (its ``ts``;
-    :func:`ginlog.match.dated.read_dated` reads them), None when not known.
+    :func:`ginlog.match.dated.read_dated` reads them: ``hand_ends``), None when not known.
     Under Hollywood scoring each row also says which games the hand scored in
     (``in_games``: numbers 1 to 3) and the three games' running totals
     (``game_totals``); both are ``[]`` otherwise.

@@ -28,13 +28,11 @@ The visitor protocol (subclass :class:`Visitor`; every hook has a default):
     Consecutive lines, ``events[i]`` being event ``seq + i`` on line
     ``lineno + i``: the fast path's unit. By default, :meth:`Visitor.event`
     for each; a visitor may take them in one loop.
-``item(item)``
-    Only if overridden: the reader's next :class:`~ginlog.log.reader.Line`
-    or :class:`~ginlog.log.reader.Run`, before its events (for what the
-    events do not hold, such as each line's ``ts``).
 ``raw(lineno, raws)``
     Only for a visitor whose ``raw_lines`` is True: the bytes of the lines
-    whose events come next (a run's, or one line's), for the envelope's time.
+    whose events come next (a run's, or one line's), for the envelope's time
+    (:mod:`ginlog.match.dated`). The one hook for more of a line than its
+    event; a visitor without it costs the driver one test per item.
 ``unreadable(lineno, seq, err)``
     The line's event could not be made (an unknown type, a bad field). By
     default, :meth:`Visitor.error`.
@@ -198,11 +196,8 @@ def _events(
     label = visitor.label
     tool: str | None = None  # the first line's: names the file's writer in an error (versioning.from_newer)
     first = True
-    see = visitor.item if type(visitor).item is not Visitor.item else None
     raw = visitor.raw if visitor.raw_lines else None
     for item in items:
-        if see is not None:
-            see(item)
         if isinstance(item, Run):
             lineno = item.lineno
             if raw is not None:

@@ -18,7 +18,6 @@ import attrs
 from ginlog.caveats import Caveat
 from ginlog.errors import EventError, GinlogError, IllegalMove, StoreError
 from ginlog.log.events import Event, MatchStarted, event_type
-from ginlog.log.reader import Line, Run
 from ginlog.match.anchor import Anchor
 from ginlog.match.unverified import score_pad, unusual_rules
 from ginlog.play.reducer import Fold, Rewind, apply, start
@@ -171,22 +170,18 @@ class Visitor(Generic[T, R]):
     def raw(self, lineno: int, raws: Sequence[bytes]) -> None:
         """(Only when ``raw_lines`` is True.) The bytes of lines ``lineno``, ``lineno + 1``... whose events come next.
 
-        Called before :meth:`run` or :meth:`event` for those lines; what the
-        envelope holds beyond the chain (the ``ts``) is read from here, and
-        only by a visitor that wants it.
+        Called before :meth:`run` or :meth:`event` for those lines (a run's
+        lines, or one line), with the lines as written (no newline); what
+        the envelope holds beyond the chain and the event, such as the
+        ``ts``, is read from here, and only by a visitor that wants it
+        (:mod:`ginlog.match.dated`). The one hook for more of a line than
+        its event: the driver's cost for a visitor without it is one test
+        per run or line.
         """
 
     def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
         """Line ``lineno``'s event could not be made (``err`` says why): :meth:`error`."""
         self.error(err)
-
-    def item(self, item: Line | Run) -> None:
-        """(Only when overridden.) The reader's next line, or run of known lines, before its events are handed out.
-
-        For a visitor that wants more of the record than its events, such as
-        each line's ``ts`` (:mod:`ginlog.match.dated`); the driver skips the
-        call for a visitor that does not override it.
-        """
 
     def line(self, lineno: int, seq: int, digest: str) -> None:
         """(Only when ``decodes`` is False.) Line ``lineno``, holding event ``seq``, continues the chain."""
@@ -351,6 +346,11 @@ class FinalState(Visitor[Never, MatchReport]):
             self.illegal(exc.at(path=self.label, line=lineno + k, seq=seq + k))
             done = k + 1
         return ()
+
+    @property
+    def fold(self) -> Fold | None:
+        """The fold so far (None before the first line): for a visitor built on this one, such as one that dates hands."""
+        return self._fold
 
     def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
         self.error(err)

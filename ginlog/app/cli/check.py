@@ -87,6 +87,7 @@ def audit(
     """
     from ginlog.app.audit import Summary, audit_paths
     from ginlog.app.paths import count_paths, iter_paths
+    from ginlog.app.progress import progress
 
     if anchor is not None:
         if not _ANCHOR.fullmatch(anchor):
@@ -98,11 +99,12 @@ def audit(
     err = console(stderr=True)
     verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors)
     try:
+        total = lambda: count_paths(paths)  # noqa: E731 - a second walk, only for the bar
         if json_:
-            for r in _json_files(verdicts, tail=lambda: '"summary": ' + _indent(json.dumps(summary.to_dict(), indent=2))):
-                summary.add(r)
+            with progress("auditing", total, console=err, stdout_busy=True) as advance:
+                for r in _json_files(advance(verdicts), tail=lambda: '"summary": ' + _indent(json.dumps(summary.to_dict(), indent=2))):
+                    summary.add(r)
         else:
-            total = count_paths(paths) if err.is_terminal else 0  # a second walk, only for the bar
             _print_audit(verdicts, summary, err, total=total, quiet=quiet, max_errors=max_errors)
     except KeyboardInterrupt:
         _interrupted()
@@ -112,16 +114,18 @@ def audit(
 
 
 def _print_audit(
-    results: Iterator[FileAudit], summary: Summary, err: Console, *, total: int, quiet: bool, max_errors: int
+    results: Iterator[FileAudit], summary: Summary, err: Console, *, total: Callable[[], int], quiet: bool,
+    max_errors: int,
 ) -> None:
     from rich.markup import escape
 
+    from ginlog.app.progress import progress, shows
     from ginlog.app.render import audit_report
 
     out = console()
     # Warnings go to standard output; while a progress bar runs on a terminal that is also standard
     # output, they are printed above the bar (through its console) so as not to break it.
-    notes = err if err.is_terminal and out.is_terminal else out
+    notes = err if shows(err) and out.is_terminal else out
 
     def take(r: FileAudit) -> None:
         summary.add(r)
@@ -132,16 +136,8 @@ def _print_audit(
             for line in warnings:
                 notes.print(escape(line), highlight=False)
 
-    if err.is_terminal:
-        from rich.progress import Progress
-
-        with Progress(console=err, transient=True, redirect_stdout=False, redirect_stderr=False) as progress:
-            task = progress.add_task("auditing", total=total)
-            for r in results:
-                take(r)
-                progress.advance(task)
-    else:
-        for r in results:
+    with progress("auditing", total, console=err) as advance:
+        for r in advance(results):
             take(r)
     for part in audit_report(summary.to_dict(), summary.head if summary.files == 1 else None):
         out.print(part)

@@ -112,12 +112,12 @@ def score(
     from ginlog.match.dated import read_dated
 
     try:
-        report, dates = read_dated(_source(match), name=_name(match))
+        dated = read_dated(_source(match), name=_name(match))
     except GinlogError as exc:
         fail(exc)
-    state = report.state
+    state = dated.report.state
     assert state is not None  # a file without a first line raises
-    data = score_json(state, report.head, dates)
+    data = score_json(state, dated.report.head, dated.hand_ends)
     if json_:
         _echo_json(data)
         return

@@ -1,0 +1,157 @@
+"""Progress bars on long work: the real ``ginlog`` on a pseudo-terminal shows one on standard error, piped shows none.
+
+Each command runs twice over a folder of a few hundred tiny matches: once
+with standard error on a pseudo-terminal (standard output to a file, as
+``ginlog stats club/ > out.json`` on a terminal), read as it comes, under a
+timeout; once with both piped. On the terminal the bar's label and its
+percentage are drawn; piped, standard error holds no trace of a bar (no
+label, no control sequence), and standard output is the same bytes both ways.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from ginlog.game.rules import preset
+from ginlog.play.simulate import simulate_match
+
+from data_matches import EPOCH, encode_match
+
+GINLOG = Path(sys.executable).parent / "ginlog"
+TIMEOUT = 120.0
+CONTROL = re.compile(rb"\x1b\[")
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """300 one-hand matches (OpenSpiel's rules), ten distinct ones, in three folders; and one invalid file."""
+    root = tmp_path_factory.mktemp("club")
+    blobs = [
+        encode_match(simulate_match(preset("openspiel"), seed=s, players=("Ann", "Bob")), EPOCH + timedelta(minutes=s))
+        for s in range(10)
+    ]
+    for i in range(300):
+        sub = root / f"month{i // 100}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"m{i:04d}.jsonl").write_bytes(blobs[i % 10])
+    (root / "month0" / "broken.jsonl").write_bytes(b"not json\n")
+    return root
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
+    env.update(TERM="xterm-256color", COLUMNS="100", LINES="30")
+    return env
+
+
+def on_a_terminal(args: list[str], cwd: Path, stdout_too: bool = False) -> tuple[int, bytes, bytes]:
+    """Run ``ginlog ARGS`` with standard error on a pseudo-terminal: (exit status, standard output, what the terminal got).
+
+    ``stdout_too``: standard output on the terminal as well (then the second item is empty).
+    """
+    pty = pytest.importorskip("pty")
+    master, slave = pty.openpty()
+    seen = bytearray()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen([sys.executable, str(GINLOG), *args], stdin=subprocess.DEVNULL, stdout=slave if stdout_too else out,
+                                stderr=slave, env=_env(), cwd=cwd)
+        os.close(slave)
+        deadline = time.monotonic() + TIMEOUT
+        try:
+            while True:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"ginlog {' '.join(args)} still running after {TIMEOUT:.0f} s on a terminal")
+                ready, _w, _x = select.select([master], [], [], 0.2)
+                if not ready:
+                    continue
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # EIO: every holder of the terminal's other end has closed it
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            os.close(master)
+        out.seek(0)
+        return code, out.read(), bytes(seen)
+
+
+def piped(args: list[str], cwd: Path) -> tuple[int, bytes, bytes]:
+    proc = subprocess.run([sys.executable, str(GINLOG), *args], stdin=subprocess.DEVNULL, capture_output=True,
+                          env=_env(), cwd=cwd, timeout=TIMEOUT)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+COMMANDS = {
+    "audit": (["audit", "{club}"], "auditing"),
+    "audit --json": (["audit", "--json", "{club}"], "auditing"),
+    "stats": (["stats", "{club}", "--json"], "stats"),
+    "stats text": (["stats", "{club}"], "stats"),
+    "export": (["export", "{club}", "--format", "csv"], "export"),
+    "export -o": (["export", "{club}", "--format", "jsonl", "-o", "{out}/hands.jsonl"], "export"),
+    "html DIR": (["html", "{club}", "-o", "{out}/site"], "pages"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_bar_on_a_terminal_and_none_when_piped(name: str, club: Path, tmp_path: Path) -> None:
+    if not GINLOG.exists():
+        pytest.skip(f"no console script at {GINLOG}")
+    template, label = COMMANDS[name]
+    runs = {}
+    for how, runner in (("terminal", on_a_terminal), ("piped", piped)):
+        out = tmp_path / how
+        out.mkdir()
+        args = [a.format(club=club, out=out) for a in template]
+        code, stdout, stderr = runner(args, tmp_path)
+        written = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+        runs[how] = (code, stdout, stderr, written, out)
+    t_code, t_out, terminal, t_files, t_dir = runs["terminal"]
+    p_code, p_out, p_err, p_files, p_dir = runs["piped"]
+    text = terminal.decode("utf-8", "replace")
+    assert t_code == p_code == 1, (text, p_err)  # the broken file
+    assert "Traceback" not in text and b"Traceback" not in p_err
+    # On the terminal: the bar, its label and how far it got; the broken file is still reported.
+    assert label in text and "301/301" in text and "100%" in text, text  # 300 matches and the broken file
+    assert "broken.jsonl" in text or (name == "audit --json" and b"broken.jsonl" in t_out)
+    # Piped: no bar, nothing a terminal would act on; the same report of the broken file.
+    assert label.encode() not in p_err, p_err
+    assert not CONTROL.search(p_err) and b"%" not in p_err, p_err
+    assert b"broken.jsonl" in p_err or (name == "audit --json" and b"broken.jsonl" in p_out)
+    # Standard output, and the files written, the same either way.
+    assert t_out == p_out and t_files == p_files
+    for rel in t_files:
+        assert (t_dir / rel).read_bytes() == (p_dir / rel).read_bytes(), rel
+    assert t_out or t_files
+
+
+def test_no_bar_over_rows_streamed_to_the_same_terminal(club: Path, tmp_path: Path) -> None:
+    """``export`` (and ``audit --json``) to a terminal: the rows are the progress; a bar would be drawn over them."""
+    if not GINLOG.exists():
+        pytest.skip(f"no console script at {GINLOG}")
+    for args, label, row in ((["export", str(club), "--format", "csv"], "export", "file,match,title"),
+                             (["audit", "--json", str(club)], "auditing", '"summary"')):
+        code, _out, seen = on_a_terminal(args, tmp_path, stdout_too=True)
+        text = seen.decode("utf-8", "replace")
+        assert code == 1 and row in text, text[-2000:]
+        assert "301/301" not in text and "\x1b[?25l" not in text, text[:2000]  # no count, the cursor never hidden
+    # stats writes once the work is done: its bar shows even with standard output on the terminal
+    code, _out, seen = on_a_terminal(["stats", str(club)], tmp_path, stdout_too=True)
+    text = seen.decode("utf-8", "replace")
+    assert code == 1 and "301/301" in text and "Standings" in text
