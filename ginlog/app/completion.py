@@ -34,7 +34,7 @@ import attrs
 
 from ginlog.app.entry import entry_for
 from ginlog.errors import GinlogError
-from ginlog.game.cards import RANKS, SUITS, Card, mask_cards
+from ginlog.game.cards import RANKS, SUITS, Card, mask_cards, parse_card
 from ginlog.log.events import FirstDealer
 from ginlog.play.state import ALL_CARDS, MatchState
 from ginlog.text import shown, split_words
@@ -52,6 +52,7 @@ AFTER_WORDS: Final = ("undo", "rematch", "table", "help", "quit")
 ALIASES: Final = {"up": "upcard", "deal": "upcard", "t": "take", "p": "pass", "s": "stock", "draw": "stock",
                   "d": "discard", "k": "knock", "g": "gin", "big-gin": "biggin", "u": "undo"}
 _HOW: Final = ("knock", "gin", "biggin", "void")
+_ENDS: Final = ("discard", "knock", "gin")
 _OPEN_QUOTE: Final = re.compile(r"""(?:^|\s)(['"\u201c\u2018][^'"\u201d\u2019]*)\Z""")
 _SPACE: Final = re.compile(r"\s")
 
@@ -108,6 +109,15 @@ def _after(word: str, rest: list[str], fragment: str, state: MatchState) -> Iter
     holding = mask_cards(known) if whole else mask_cards(known | (ALL_CARDS & ~hand.placed_mask()))
     if word in ("discard", "knock", "gin") and n == 0:
         return _cards(holding, fragment)
+    if word in ("stock", "take") and 1 <= n <= 2 and ALIASES.get(rest[-1].lower(), rest[-1].lower()) in _ENDS:
+        # A whole turn (``s d 7h``, ``t k qc``, ``s 5c d 7h``): the card that ends it, from the hand after the draw.
+        drawn = [hand.pile_top] if word == "take" and hand.pile_top else []
+        if n == 2:
+            try:
+                drawn = [parse_card(rest[0])]
+            except GinlogError:
+                return []
+        return _cards([*holding, *drawn], fragment)
     if word == "show":
         typed = {w.strip("[]").lower() for w in rest}
         left = [c for c in holding if str(c).lower() not in typed and _ten(c) not in typed]
