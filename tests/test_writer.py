@@ -238,16 +238,17 @@ def test_head_on_a_large_file(tmp_path: Path) -> None:
     write_raw(path, raws)
     assert head(path) == Head(seq=5000, digest=digest(raws[-1]), size=path.stat().st_size, torn=None)
 
-    # A 1 GiB sparse prefix: head must read backwards, not scan from the start.
+    # A 64 GiB sparse prefix: head must read backwards, not scan from the start (a scan takes a minute or more:
+    # the 5 s bound is a behaviour, not a speed target, and holds on any loaded machine).
     sparse = tmp_path / "sparse.jsonl"
     tail = raws[-2:]
     with open(sparse, "wb") as f:
-        f.truncate(1 << 30)
-        f.seek(1 << 30)
+        f.truncate(1 << 36)
+        f.seek(1 << 36)
         f.write(b"\n" + b"\n".join(tail) + b"\n" + b'{"seq":50')
     start = time.monotonic()
     h = head(sparse)
-    assert time.monotonic() - start < 0.5
+    assert time.monotonic() - start < 5
     assert (h.seq, h.digest, h.torn) == (5000, digest(raws[-1]), b'{"seq":50')
 
 
