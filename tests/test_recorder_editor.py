@@ -212,6 +212,28 @@ def test_ginlog_undo_of_a_finished_match_needs_reopen_without_a_terminal(app: An
     assert run(app, "undo", path, "--yes").exit_code == 0  # not finished any more: no question either way
 
 
+def test_play_undo_of_a_finished_match_needs_reopen(app: Any, tmp_path: Path) -> None:
+    """``ginlog play M undo`` (the script path, fast or through Typer) asks for --reopen as ``ginlog undo`` does."""
+    import subprocess
+    import sys
+
+    path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", *SHOWS], target=50)
+    before = path.read_bytes()
+    for args in (["play", path, "undo"], ["play", path, "note gg", "undo", "undo"]):
+        r = run(app, *args)
+        assert r.exit_code == 1 and path.read_bytes() == before, r.output
+        assert "[reopen]" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    exe = Path(sys.executable).with_name("ginlog")
+    p = subprocess.run([str(exe), "play", str(path), "undo"], capture_output=True, text=True, check=False)
+    assert p.returncode == 1 and "give --reopen" in p.stderr and path.read_bytes() == before  # the fast path too
+    assert run(app, "play", path, "note gg", "undo").exit_code == 0  # undoing a note after the end reopens nothing
+    assert run(app, "play", path, "undo").exit_code == 1
+    r = run(app, "play", path, "--reopen", "undo")
+    assert r.exit_code == 0, r.output
+    state = read_match(str(path)).state
+    assert state is not None and not state.finished
+
+
 def test_new_rematch(app: Any, tmp_path: Path) -> None:
     old = tmp_path / "old.jsonl"
     MatchSession.create(old, ("Ann", "Bob"), with_knobs(preset("modern"), knock_limit="9"), title="Friday")

@@ -10,19 +10,24 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from functools import partial
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ginlog.app.cli.common import EXIT_OK, fail, require_match_file, usage
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ginlog.play.state import Timeline
 
 __all__ = ["append_entries"]
 
 
-def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None) -> int:
+def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None, *, reopen: bool = False) -> int:
     """Append entries to a match, each checked first: all are written or none is. Returns the exit code.
 
     Each of ``entries`` is one whole entry (``'discard 7h'``, one shell word):
     words are never glued into entries, so ``play M note Bob says pass`` is
     refused (a ``note`` without text) rather than read as a note and a pass.
+    An ``undo`` that would reopen a finished match is refused unless
+    ``reopen`` (``--reopen``): a script must say it means it.
 
     A problem (an illegal entry, a damaged file, another writer first) exits
     with its one line, as :func:`~ginlog.app.cli.common.fail` says.
@@ -36,8 +41,39 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None)
         usage("play needs at least one entry, e.g. ginlog play match.jsonl 'discard 7h'")
     require_match_file(path)
     try:
-        steps = MatchSession.open(path).append([partial(parse_entry, text) for text in entries])
+        session = MatchSession.open(path)
+        if not reopen and session.state.finished:
+            _refuse_reopening(path, session.timeline, entries)
+        steps = session.append([partial(parse_entry, text) for text in entries])
     except GinlogError as exc:
         fail(exc if exc.path else exc.at(path=path))
     out.write(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}\n")
     return EXIT_OK
+
+
+def _refuse_reopening(path: str, timeline: Timeline, entries: Sequence[str]) -> None:
+    """Raise if one of ``entries`` would reopen the match (a correction that takes back how it ended).
+
+    Undoing a note written after the end reopens nothing and passes.
+    """
+    from ginlog.app.entry import parse_entry
+    from ginlog.errors import GinlogError, IllegalMove
+    from ginlog.log.events import Correction
+    from ginlog.play.reducer import apply
+
+    tl = timeline
+    for text in entries:
+        try:
+            events = parse_entry(text, tl)
+            for ev in events:
+                after = apply(tl, ev)
+                if isinstance(ev, Correction) and tl.state.finished and not after.state.finished:
+                    raise IllegalMove("the match is over and undo would reopen it: give --reopen (nothing written)",
+                                      rule="reopen", path=path)
+                tl = after
+        except IllegalMove as exc:
+            if exc.rule == "reopen":
+                raise
+            return  # the append says what is wrong with it
+        except GinlogError:
+            return

@@ -93,14 +93,16 @@ def _rematch(match: str, old: str, title: str | None) -> None:
 def play(
     match: Annotated[str, typer.Argument(help="The match file.")],
     entries: Annotated[list[str], typer.Argument(help="Entries, as typed at the table.")],
+    reopen: Annotated[bool, typer.Option("--reopen", help="Let an undo reopen a finished match.")] = False,
 ) -> None:
     """Append entries without the prompt, each checked before anything is written.
 
-    Either all entries are legal and written, or none is.
+    Either all entries are legal and written, or none is. An undo that would
+    reopen a finished match needs --reopen.
 
     Example: ginlog play friday.jsonl pass pass stock 'discard 7h'
     """
-    raise typer.Exit(append_entries(match, entries))
+    raise typer.Exit(append_entries(match, entries, reopen=reopen))
 
 
 def record(
@@ -160,7 +162,7 @@ def undo(
         said = undone_text(match, session.timeline)
     except GinlogError:
         said = None
-    code = append_entries(match, ["undo" + (f" {reason}" if reason else "")])
+    code = append_entries(match, ["undo" + (f" {reason}" if reason else "")], reopen=True)  # asked, or --reopen
     if said is not None and code == 0:
         typer.echo(shown(said))
     raise typer.Exit(code)
