@@ -1,0 +1,712 @@
+"""Issue 13's hostile-input campaign, run against ``ginlog`` as a user runs it.
+
+Every check starts the real executable (``.venv/bin/ginlog``) in a child
+process, on pipes or on a pseudo-terminal (so rich believes it is on a
+terminal and colours), under a timeout, with the child's peak memory taken
+from ``wait4``. Inputs are generated (hypothesis strategies: names, free
+texts, whole files forged from valid matches with only the hostile content
+wrong), and each class of the issue is one function, ``campaign(name, n,
+seed, work)``, returning a :class:`Tally`: per check, how many inputs were
+tried, how many held, and the failures with what to type to see them again.
+
+``tests/test_hostile.py`` runs small versions (one test per check, the
+checks that fail on today's code marked ``xfail``); ``benchmarks/reliability.py
+--hostile N`` runs N examples per class and prints the figures.
+
+The classes, as issue 13 names them: crash, memory, terminal, hang, silent,
+moves, names, warnings (a misleading clean audit), files, display, verdict.
+
+This module is imported by path (``tests/reliability`` has no ``__init__``).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import hashlib
+import json
+import os
+import re
+import resource
+import select
+import shlex
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import attrs
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import seed as hseed
+from hypothesis import strategies as st
+
+from ginlog.game.cards import DECK, parse_card
+from ginlog.game.rules import preset, rules_to_dict
+from ginlog.log.events import (
+    Correction, Event, FirstDealer, HandResultOnly, HandVoid, MatchAbandoned, MatchStarted, Note,
+)
+from ginlog.match.matchfile import append_events, new_match
+from ginlog.match.reading import read_match
+from ginlog.play.reducer import fold
+from ginlog.play.simulate import simulate_match
+from ginlog.text import describe, shown
+
+sys.path.insert(0, str(Path(__file__).parent))
+import reliability_campaigns as rc  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+_EXE = Path(sys.executable).with_name("ginlog")
+GINLOG: list[str] = [str(_EXE)] if _EXE.exists() else [sys.executable, "-m", "ginlog.app.cli"]
+TIMEOUT = 20.0  # every command, unless said otherwise
+HANG_TIMEOUT = 8.0  # a FIFO must be refused at once; all of them run side by side
+QUICK_RSS_MB = 80.0  # a 200 KB file; the issue's bound is 100 MB for any file up to 100 MB
+RSS_MB = 100.0
+MAX_ERRORS = 1000  # errors kept per file, at most
+TRACEBACK = b"Traceback (most recent call last)"
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+CLASSES = {
+    "crash": "huge numbers (a knob, a claimed points) crash a command",
+    "memory": "memory grows with the file (bounded: 100 MB for any file up to 100 MB)",
+    "terminal": "record text reaches the terminal raw or is read as rich markup",
+    "hang": "a FIFO named on the command line blocks the command",
+    "silent": "nothing audited, or a usable input refused, and exit 0 or a wrong status",
+    "moves": "an entry split over arguments writes moves nobody made",
+    "names": "names that could be taken for each other, or not typed back",
+    "warnings": "a clean audit that hides score-pad, reopened, time-order, unusual rules",
+    "files": "repair, import and error lines on unusual paths",
+    "display": "the pile shown sorted though labelled (top last); no JSON of it",
+    "verdict": "validate and audit disagree on a file",
+}
+
+
+#: Every check, with the reason it fails on the code this campaign was written against (None: it holds).
+#: ``tests/test_hostile.py`` marks the failing ones xfail; ``benchmarks/reliability.py`` counts them as
+#: known. Set an entry to None when its fix lands.
+CHECKS: dict[str, str | None] = {
+    # Crash
+    "crash/knob-digits": "Crash: a knob of 4300 digits (game_bonus) kills audit --json (with --jobs too), score, replay",
+    "crash/points-digits": None,
+    "crash/new-set-digits": "Crash: 'ginlog new --set game_bonus=<4300 digits>' is accepted, then record and score die",
+    # Memory
+    "memory/rss": "Memory: 100,000 lines 'x' (200 KB) take 97 MB in validate, 183 MB in audit --json",
+    "memory/errors-capped": "Memory: every one of 100,000 errors is kept and printed",
+    # The terminal as a target
+    "terminal/replay": "Terminal: a player called [/] crashes replay; escapes, C1, bidi reach the terminal raw",
+    "terminal/score": "Terminal: a player called [/] crashes score; the title and reasons are read as markup",
+    "terminal/show": "Terminal: an abandon reason with BEL, U+2066, U+3164 reaches the terminal raw",
+    "terminal/record": "Terminal: a typed note with ESC, BEL, U+202E, U+009B is echoed raw ('ok N: Note: ...')",
+    "terminal/validate": None,
+    "terminal/audit": None,
+    "terminal/new": None,
+    "terminal/play": None,
+    "terminal/replay-visible": "Terminal: replay crashes on markup names; hostile text is not shown as ␛ / <U+202E>",
+    "terminal/score-visible": "Terminal: score crashes on markup names; [red]x[/red] not shown literally",
+    "terminal/show-visible": "Terminal: show prints the abandon reason raw, not in visible form",
+    "terminal/record-visible": "Terminal: the recorder echoes a typed note raw, not in visible form",
+    "terminal/surrogate": "Terminal: a lone surrogate escape in a note passes validate/audit, then replay dies encoding it",
+    # Hangs
+    **{f"hang/{c}": f"Hangs: a FIFO named on the command line blocks '{c}'" for c in
+       ("audit", "validate", "score", "show", "replay", "play", "record", "undo", "import")},
+    "hang/repair": None,
+    "hang/html": None,
+    # Silent success
+    "silent/unreadable-folder": "Silent success: an unreadable folder audits as 0 files, exit 0",
+    "silent/unreadable-subfolder": "Silent success: an unreadable sub-folder is skipped, exit 0",
+    "silent/glob-only-folders": "Silent success: a glob matching only folders gives 0 files, exit 0",
+    "silent/symlinked-subfolder": "Silent success: a symlinked sub-folder is skipped without a word",
+    "silent/empty-folder": "Silent success: an empty folder gives 0 files, exit 0",
+    "silent/stdin-with-jobs": "Silent success: 'audit - FILE --jobs 2' reads standard input in a worker: empty",
+    "silent/anchor-accepted": "Silent success: --anchor in upper case or as a 12-hex prefix is refused",
+    "silent/anchor-malformed": "Silent success: a malformed --anchor is an audit failure (exit 1), not a usage error (2)",
+    # Moves nobody made
+    "moves/whole-entries": "Moves nobody made: 'play M note Bob says pass' writes a note and a pass",
+    # Names
+    "names/clash-refused": "Names: 'Ann' and 'ann', 'Ann' and Cyrillic 'Аnn', NFC and NFD 'Zoë' are accepted",
+    "names/invisible-refused": "Names: a name with a Hangul filler (U+3164) is accepted",
+    "names/spaced-name": "Names: \"dealer 'Mary Ann'\" is refused",
+    "names/case-insensitive": None,
+    "names/ambiguous-prefix": None,
+    # Misleading clean audit
+    "warnings/score-pad": "Misleading clean audit: no 'warnings' in audit/validate --json (score-pad)",
+    "warnings/reopened": "Misleading clean audit: no 'warnings' in audit/validate --json (reopened)",
+    "warnings/time-order": "Misleading clean audit: no 'warnings' in audit/validate --json (time-order)",
+    "warnings/unusual-rules": "Misleading clean audit: no 'warnings' in audit/validate --json (unusual-rules)",
+    "warnings/no-false-alarm": "Misleading clean audit: no 'warnings' list at all yet",
+    # Files
+    "files/repair-non-match": "Files: repair cuts the last line of a non-match file without a final newline",
+    "files/repair-symlink": "Files: repair through a symlink truncates the target",
+    "files/repair-long-name": "Files: repair of a 250-byte match file name fails (side file name too long)",
+    "files/import-output-file": "Files: 'import openspiel -o FILE' (an existing file) gives a traceback",
+    "files/import-unwritable": "Files: 'import openspiel -o ro/sub' (unwritable folder) gives a traceback",
+    "files/path-one-line": "Files: a path with a newline or ESC breaks the error line (raw, several lines)",
+    "files/strict-stdout": "Files: play appends, then dies printing a non-UTF-8 file name to a strict stdout",
+    # Display
+    "display/pile-order": "Display: show sorts the last pile cards yet labels them '(top last)'",
+    "display/show-json": "Display: 'show --json' does not exist yet",
+    "display/replay-json": "Display: 'replay --json' does not exist yet",
+    # Same verdict
+    "verdict/same": None,
+}
+
+
+
+# =============================================================================
+# Running the executable
+
+
+@dataclass
+class Cmd:
+    """One command line for ``ginlog`` (``args`` after the program name)."""
+
+    args: Sequence[str | bytes]
+    stdin: bytes | None = None
+    tty: bool = False
+    env: dict[str, str] = field(default_factory=dict)  # added to the base environment ("" removes)
+    cwd: str | os.PathLike[str] | None = None
+    nobody: bool = False  # run as user 65534 (see :func:`other_user`)
+    timeout: float = TIMEOUT
+    memory_mb: int | None = None  # address-space limit, so a runaway child cannot take the machine
+    fifo: bool = False  # a child blocked opening a FIFO counts as hung at once (no need to wait the timeout)
+
+    def shell(self) -> str:
+        """The command as one would type it (for a failure's reproducer)."""
+        words = ["ginlog", *(os.fsdecode(a) if isinstance(a, bytes) else a for a in self.args)]
+        text = " ".join(shlex.quote(w) for w in words)
+        text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+        if self.stdin is not None:
+            text += f" < ({len(self.stdin)} bytes)"
+        for k, v in self.env.items():
+            text = f"{k}={v} {text}"
+        return ("[pty] " if self.tty else "") + ("[as nobody] " if self.nobody else "") + text
+
+
+@dataclass
+class Run:
+    """What a command did: exit code (None: killed at the timeout), output, peak memory."""
+
+    cmd: Cmd
+    rc: int | None
+    out: bytes
+    err: bytes
+    seconds: float
+    rss_mb: float
+
+    why: str = ""  # why it was killed
+
+    @property
+    def timed_out(self) -> bool:
+        return self.rc is None
+
+    @property
+    def both(self) -> bytes:
+        return self.out + self.err
+
+    def err_lines(self) -> list[str]:
+        return self.err.decode("utf-8", "replace").splitlines()
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self.out)
+        except ValueError:
+            return None
+
+
+def base_env(tty: bool) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _ENV_DROP and not k.startswith(("PYTEST", "HYPOTHESIS"))}
+    env.update(LC_ALL="C.UTF-8", LANG="C.UTF-8", COLUMNS="400", LINES="50")
+    env["TERM"] = "xterm-256color" if tty else "dumb"
+    return env
+
+
+_ENV_DROP = frozenset({
+    "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS",
+    "LINES", "PYTHONIOENCODING", "PYTHONUTF8", "JUPYTER_COLUMNS", "JUPYTER_LINES",
+})
+
+
+def other_user() -> list[str] | None:
+    """How to run a command as someone permissions bite: ``setpriv`` to 65534 when root, nothing when not root."""
+    if os.geteuid() != 0:
+        return []
+    return NOBODY if shutil.which("setpriv") else None
+
+
+class _Live:
+    """A started command: the child, its output files or pty, and its deadline."""
+
+    def __init__(self, cmd: Cmd) -> None:
+        self.cmd = cmd
+        env = base_env(cmd.tty)
+        for k, v in cmd.env.items():
+            if v == "":
+                env.pop(k, None)
+            else:
+                env[k] = v
+        argv: list[str | bytes] = [*((other_user() or []) if cmd.nobody else []), *GINLOG, *cmd.args]
+        limit = cmd.memory_mb
+
+        def pre() -> None:
+            if limit:
+                resource.setrlimit(resource.RLIMIT_AS, (limit << 20, limit << 20))
+
+        self.master: int | None = None
+        self.buf = bytearray()
+        self.pending = cmd.stdin or b""
+        self.out = tempfile.TemporaryFile()
+        self.err = tempfile.TemporaryFile()
+        self.started = time.monotonic()
+        if cmd.tty:
+            master, slave = os.openpty()
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 400, 0, 0))
+            a = termios.tcgetattr(slave)
+            # Typed bytes reach the program as typed: no echo (the tty's, not ginlog's), no
+            # signals, no flow control, no line editing; only the newline ends a line.
+            a[0] &= ~(termios.ICRNL | termios.IXON | termios.IXOFF | termios.INLCR | termios.IGNCR)
+            a[3] &= ~(termios.ECHO | termios.ECHONL | termios.ISIG | termios.IEXTEN)
+            for cc in (termios.VEOF, termios.VERASE, termios.VKILL, termios.VWERASE, termios.VREPRINT, termios.VLNEXT):
+                a[6][cc] = b"\x00" if isinstance(a[6][cc], bytes) else 0
+            termios.tcsetattr(slave, termios.TCSANOW, a)
+            self.proc = subprocess.Popen(
+                argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cmd.cwd, start_new_session=True,
+                preexec_fn=pre,
+            )
+            os.close(slave)
+            os.set_blocking(master, False)
+            self.master = master
+        else:
+            stdin: Any = subprocess.DEVNULL
+            if cmd.stdin is not None:
+                stdin = tempfile.TemporaryFile()
+                stdin.write(cmd.stdin)
+                stdin.seek(0)
+            self.proc = subprocess.Popen(
+                argv, stdin=stdin, stdout=self.out, stderr=self.err, env=env, cwd=cmd.cwd, start_new_session=True,
+                preexec_fn=pre,
+            )
+            if stdin is not subprocess.DEVNULL:
+                stdin.close()
+        self.pid = self.proc.pid
+
+    def pump(self) -> None:
+        """Feed the pty what is left to type and take what it printed."""
+        if self.master is None:
+            return
+        if self.pending:
+            try:
+                n = os.write(self.master, self.pending[:1024])
+                self.pending = self.pending[n:]
+            except (BlockingIOError, OSError):
+                pass
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            self.buf += data
+
+    def poll(self) -> Run | None:
+        pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        why = ""
+        if not pid:
+            now = time.monotonic()
+            if self.cmd.fifo and now - getattr(self, "_looked", 0.0) > 0.2:
+                self._looked = now
+                if _blocked_on_fifo(self.pid):
+                    why = "blocked opening the FIFO (wait_for_partner)"
+            if not why and now - self.started < self.cmd.timeout:
+                return None
+            with rc._suppress():
+                os.killpg(self.pid, signal.SIGKILL)
+            pid, status, usage = os.wait4(self.pid, 0)
+            why = why or f"no answer in {self.cmd.timeout:.0f} s (killed)"
+        code = os.waitstatus_to_exitcode(status)
+        self.proc.returncode = code  # reaped here: Popen must not wait for it again
+        with rc._suppress():
+            os.killpg(self.pid, signal.SIGKILL)  # pool workers left behind
+        if self.master is not None:
+            for _ in range(20):
+                if not select.select([self.master], [], [], 0.02)[0]:
+                    break
+                before = len(self.buf)
+                self.pump()
+                if len(self.buf) == before:
+                    break
+            os.close(self.master)
+            out, err = bytes(self.buf), b""
+        else:
+            self.out.seek(0)
+            self.err.seek(0)
+            out, err = self.out.read(), self.err.read()
+        self.out.close()
+        self.err.close()
+        return Run(self.cmd, None if why else code, out, err, time.monotonic() - self.started, usage.ru_maxrss / 1024, why)
+
+
+def _blocked_on_fifo(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` sleeps in the kernel waiting for a FIFO's other end."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid and Path(entry.path, "wchan").read_text() == "wait_for_partner":
+                return True
+        except (OSError, ValueError, IndexError):
+            continue
+    return False
+
+
+def run_all(cmds: Sequence[Cmd], jobs: int = 4) -> list[Run]:
+    """Run commands, ``jobs`` at a time, each under its own timeout; results in order."""
+    results: list[Run | None] = [None] * len(cmds)
+    todo = list(enumerate(cmds))
+    live: dict[int, _Live] = {}
+    while todo or live:
+        while todo and len(live) < jobs:
+            i, c = todo.pop(0)
+            live[i] = _Live(c)
+        masters = [h.master for h in live.values() if h.master is not None]
+        if masters:
+            select.select(masters, [], [], 0.01)
+        else:
+            time.sleep(0.005)
+        for i, h in list(live.items()):
+            h.pump()
+            r = h.poll()
+            if r is not None:
+                results[i] = r
+                del live[i]
+    return [r for r in results if r is not None]
+
+
+# =============================================================================
+# What the output must (not) hold
+
+SGR = re.compile(rb"\x1b\[[0-9;]*m")
+#: rich's live display (audit's progress bar on a terminal): hide/show the cursor, clear the line, go up.
+PROGRESS = re.compile(rb"\x1b\[\?25[lh]|\r(?:\x1b\[1A)?\x1b\[2K")
+
+
+def _around(data: bytes, i: int) -> str:
+    return repr(data[max(0, i - 24) : i + 24])
+
+
+def raw_problems(data: bytes, *, colour: bool, progress: bool = False) -> list[str]:
+    """What in ``data`` (all a terminal received) is not ginlog's own colour codes or visible text.
+
+    With ``colour``, ``ESC [ digits;... m`` is allowed; with ``progress``, rich's
+    progress bar's codes too. Any other ESC, BEL, a C1 control (U+009B is
+    ``C2 9B``), a bidi, zero-width or other invisible character, or bytes that
+    are not UTF-8 is a problem.
+    """
+    rest = PROGRESS.sub(b"", data) if progress else data
+    rest = SGR.sub(b"", rest) if colour else rest
+    probs = []
+    i = rest.find(b"\x1b")
+    if i >= 0:
+        probs.append(f"raw ESC {_around(rest, i)}")
+    text = rest.decode("utf-8", "surrogateescape")
+    bad = sorted({ch for ch in text if ch not in "\n\r\x1b" and shown(ch) != ch})
+    if bad:
+        j = text.index(bad[0])
+        probs.append("raw " + ", ".join(describe(ch) for ch in bad[:5]) + f" in {text[max(0, j - 20) : j + 20]!r}")
+    return probs
+
+
+def visible(run: Run) -> str:
+    """The text a person sees: colour and progress codes taken out, one newline per line."""
+    data = SGR.sub(b"", PROGRESS.sub(b"", run.both))
+    return data.decode("utf-8", "replace").replace("\r", "")
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"\s+", "", s)
+
+
+def missing_shown(run: Run, values: Iterable[str]) -> list[str]:
+    """The values whose visible form (:func:`ginlog.text.shown`) is not in the output (spaces ignored:
+    rich wraps a long title)."""
+    seen = _squash(visible(run))
+    return [f"{shown(v)[:60]!r} not shown" for v in values if _squash(shown(v)) not in seen]
+
+
+def basic(run: Run, codes: Iterable[int] = (0, 1, 2)) -> list[str]:
+    """No traceback, an answer within the timeout, an exit status among ``codes``."""
+    probs = []
+    if run.timed_out:
+        probs.append(run.why)
+    elif run.rc not in tuple(codes):
+        probs.append(f"exit {run.rc}")
+    if TRACEBACK in run.both:
+        tail = run.both.decode("utf-8", "replace").strip().splitlines()[-1:]
+        probs.append(f"traceback: {tail[0][:200] if tail else ''}")
+    return probs
+
+
+# =============================================================================
+# Forged files: valid matches through the public API, hostile content injected, chain re-forged
+
+
+def dumps(obj: Any) -> bytes:
+    """One line as ginlog would write it; a lone surrogate kept as its JSON escape (no UTF-8 holds one)."""
+    text = json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj, separators=(",", ":")).encode("ascii")
+
+
+def chain(objs: Sequence[dict[str, Any]]) -> bytes:
+    """The lines of ``objs`` with every ``prev`` recomputed, so only the content is wrong."""
+    out, prev = [], None
+    for o in objs:
+        o = dict(o, prev=prev) if "prev" in o else o
+        raw = dumps(o)
+        out.append(raw)
+        prev = hashlib.sha256(raw).hexdigest()
+    return b"".join(r + b"\n" for r in out)
+
+
+def objs_of(events: Sequence[Event], work: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in rc.match_bytes(events, work).splitlines()]
+
+
+def rename(obj: Any, names: dict[str, str]) -> Any:
+    """Every string value and key equal to a key of ``names`` replaced (players, dealers, cuts, hands)."""
+    if isinstance(obj, str):
+        return names.get(obj, obj)
+    if isinstance(obj, list):
+        return [rename(x, names) for x in obj]
+    if isinstance(obj, dict):
+        return {(names.get(k, k) if k not in ("type", "how", "source") else k): (v if k in ("type", "how", "source", "ts", "prev") else rename(v, names)) for k, v in obj.items()}
+    return obj
+
+
+@functools.lru_cache(maxsize=64)
+def base_events(name: str = "standard", seed: int = 1, mode: str = "full", hands: int = 2, target: int = 30) -> tuple[Event, ...]:
+    """A legal simulated match (short: a low game target), Ann v Bob."""
+    return tuple(simulate_match(rc.short_rules(preset(name), target), seed=seed, mode=mode, max_hands=hands))  # type: ignore[arg-type]
+
+
+def legal(events: Sequence[Event]) -> bool:
+    try:
+        fold(list(events))
+        return True
+    except Exception:
+        return False
+
+
+INT_KNOBS = tuple(k for k, v in rules_to_dict(preset("standard")).items() if type(v) is int)
+
+
+# =============================================================================
+# Generators
+
+#: Hostile pieces for the terminal: escape sequences, C1, bidi, zero-width, fillers, markup.
+TERMINAL_PIECES = (
+    "\x1b[2J", "\x1b]0;pwned\x07", "\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\", "\x1b[1A", "\x1b[31m",
+    "\x9b31m", "\u202e", "\u2066", "\u200b", "\u200d", "\ufeff", "\u3164", "\u115f", "\x07", "\x08", "\x7f", "\t",
+    "\u2028", "\U000e0041", "\ue000", "\x85", "\x00", "\r", "\n", "\x1bP1;2|x\x1b\\", "\x1b[6n", "\x1b[?1049h",
+    "[/]", "[red]x[/red]", "[link=http://evil.example]here[/link]", "[bold]", "[/bold]", ":warning:", "[dim]",
+)
+#: Ordinary text from many scripts, confusables, combining marks.
+PLAIN_PIECES = (
+    "Ann", "Bob", "Zoë", "Zoe\u0308", "\u0410nn", "王", "😀", "שלום", "مرحبا", "Ἀθηνᾶ", "ǅ", "ﬁ", "Ａｎｎ", " ", "  ",
+    "O'Brien", "Mary Ann", "x" * 40, "e\u0301\u0301",
+)
+
+
+def free_text(max_len: int = 2000) -> st.SearchStrategy[str]:
+    """A note, reason, title or tool: hostile pieces, other scripts, any character, sometimes very long."""
+    piece = st.one_of(
+        st.sampled_from(TERMINAL_PIECES),
+        st.sampled_from(PLAIN_PIECES),
+        st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=6),
+        st.integers(50, 700).map(lambda n: "long " * (n // 5)),
+    )
+    return st.lists(piece, min_size=1, max_size=7).map("".join).map(lambda s: s[:max_len]).filter(lambda s: s.strip() != "")
+
+
+def name_text() -> st.SearchStrategy[str]:
+    """A player's name: mostly one the reader takes (markup, scripts, confusables, fillers), sometimes not (controls)."""
+    readable = [p for p in TERMINAL_PIECES + PLAIN_PIECES[:-3] if p.isprintable() or p in ("\u3164", "\u115f")]
+    mostly = st.lists(st.one_of(st.sampled_from(readable), st.text(st.characters(exclude_categories=("Cs", "Cc", "Cf", "Zl", "Zp", "Zs", "Co", "Cn")),
+                                                                   min_size=1, max_size=4)), min_size=1, max_size=3)
+    hostile = st.lists(st.sampled_from(TERMINAL_PIECES + PLAIN_PIECES), min_size=1, max_size=3)
+    return st.integers(0, 9).flatmap(lambda k: hostile if k == 9 else mostly).map("".join).map(lambda s: s.strip()[:40].strip()).filter(bool)
+
+
+def cli_safe(s: str) -> str:
+    """What can go on a command line: no NUL, no surrogate."""
+    return "".join(ch for ch in s if ch != "\x00" and not 0xD800 <= ord(ch) <= 0xDFFF)
+
+
+_CONFUSABLE = {"A": "\u0410", "a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "B": "\u0412",
+               "H": "\u041d", "K": "\u039a", "M": "\u041c", "T": "\u0422", "O": "\u039f", "x": "\u0445", "y": "\u0443",
+               "i": "\u0456", "l": "I", "I": "l", "0": "O", "1": "l"}
+_INVISIBLE = ("\u3164", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u115f", "\u1160", "\uffa0", "\u034f", "\u180e", "\u2800", "\xad")
+
+
+@st.composite
+def clash_pair(draw: Any) -> tuple[str, str, str]:
+    """Two names one could take for each other, and how they differ."""
+    base = draw(st.sampled_from(["Ann", "Bob", "Zoë", "Mary Ann", "Kim", "Olga", "Élodie", "Chloé", "Paco", "Ida"]))
+    how = draw(st.sampled_from(["case", "confusable", "nfd", "invisible", "compat", "spaces"]))
+    if how == "case":
+        other = draw(st.sampled_from([base.lower(), base.upper(), base.swapcase()]).filter(lambda s: s != base))
+    elif how == "confusable":
+        spots = [i for i, ch in enumerate(base) if ch in _CONFUSABLE]
+        i = draw(st.sampled_from(spots)) if spots else 0
+        other = base[:i] + _CONFUSABLE.get(base[i], "\u0430") + base[i + 1 :]
+    elif how == "nfd":
+        import unicodedata
+
+        base = base if unicodedata.normalize("NFD", base) != base else base + "\u00eb"
+        other = unicodedata.normalize("NFD", base)
+    elif how == "invisible":
+        i = draw(st.integers(1, len(base)))
+        other = base[:i] + draw(st.sampled_from(_INVISIBLE)) + base[i:]
+    elif how == "compat":
+        other = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in base)
+    else:
+        other = base.replace(" ", "\u00a0") if " " in base else base + "\u3000"
+    return base, other, how
+
+
+def repro_bytes(data: bytes, limit: int = 160) -> str:
+    return repr(data[:limit]) + ("..." if len(data) > limit else "")
+
+
+# =============================================================================
+# Results
+
+
+@dataclass
+class Check:
+    tried: int = 0
+    held: int = 0
+    failures: list[str] = field(default_factory=list)
+    skipped: str | None = None
+
+    @property
+    def failed(self) -> int:
+        return self.tried - self.held
+
+
+@dataclass
+class Tally:
+    """One class's run: per check, inputs tried and held, failures with reproducers."""
+
+    name: str
+    checks: dict[str, Check] = field(default_factory=dict)
+    inputs: int = 0
+    runs: int = 0
+    peak_rss_mb: float = 0.0
+    seconds: float = 0.0
+
+    def check(self, cid: str, problems: Sequence[str], repro: str) -> None:
+        c = self.checks.setdefault(f"{self.name}/{cid}", Check())
+        c.tried += 1
+        if problems:
+            if len(c.failures) < 12:
+                c.failures.append(f"{repro}\n      -> " + "; ".join(dict.fromkeys(problems))[:700])
+        else:
+            c.held += 1
+
+    def skip(self, cid: str, why: str) -> None:
+        self.checks.setdefault(f"{self.name}/{cid}", Check()).skipped = why
+
+    def failures(self) -> int:
+        return sum(c.failed for c in self.checks.values())
+
+
+class Ctx:
+    """The scratch folder, the runner and the tally of one class's run."""
+
+    def __init__(self, tally: Tally, work: Path, jobs: int = 4) -> None:
+        self.tally = tally
+        self.work = work
+        self.jobs = jobs
+        self._n = 0
+
+    def dir(self, name: str = "d") -> Path:
+        self._n += 1
+        d = self.work / f"{name}-{self._n}"
+        d.mkdir(parents=True)
+        d.chmod(0o777)
+        return d
+
+    def run(self, *cmds: Cmd, jobs: int | None = None) -> list[Run]:
+        runs = run_all(cmds, jobs or self.jobs)
+        self.tally.runs += len(runs)
+        for r in runs:
+            self.tally.peak_rss_mb = max(self.tally.peak_rss_mb, r.rss_mb)
+        return runs
+
+    def check(self, cid: str, problems: Sequence[str], repro: str) -> None:
+        self.tally.check(cid, problems, repro)
+
+    def once(self, key: str) -> bool:
+        """True the first time only: the issue's own examples ride along with the first generated input."""
+        seen = self.__dict__.setdefault("_once", set())
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+
+def drive(ctx: Ctx, strategy: st.SearchStrategy[Any], n: int, seed: int, body: Callable[[Any], None], explicit: Sequence[Any] = ()) -> None:
+    """Run ``body`` on the explicit inputs, then on ``n`` generated ones (no shrinking: a campaign counts)."""
+    cfg = settings(max_examples=max(1, n), deadline=None, database=None, suppress_health_check=list(HealthCheck),
+                   phases=[Phase.explicit, Phase.generate] if n else [Phase.explicit])
+
+    def inner(x: Any) -> None:
+        ctx.tally.inputs += 1
+        body(x)
+
+    test = hseed(seed)(cfg(given(strategy)(inner)))
+    for e in reversed(explicit):
+        test = example(e)(test)
+    test()
+
+
+CAMPAIGNS: dict[str, Callable[[Ctx, int, int], None]] = {}
+
+
+def campaign_of(name: str) -> Callable[[Callable[[Ctx, int, int], None]], Callable[[Ctx, int, int], None]]:
+    def deco(f: Callable[[Ctx, int, int], None]) -> Callable[[Ctx, int, int], None]:
+        CAMPAIGNS[name] = f
+        return f
+
+    return deco
+
+
+def campaign(name: str, n: int, seed: int, work: str | os.PathLike[str], *, jobs: int = 4, long: bool = False) -> Tally:
+    """Run one class of the issue: ``n`` generated examples (plus the issue's own), in ``work``."""
+    import hostile_checks, hostile_records  # noqa: F401  (they register the campaigns)
+
+    tally = Tally(name)
+    base = Path(tempfile.mkdtemp(prefix=f"hostile-{name}-", dir=work))
+    base.chmod(0o777)
+    ctx = Ctx(tally, base, jobs)
+    ctx.long = long  # type: ignore[attr-defined]
+    t = time.monotonic()
+    try:
+        CAMPAIGNS[name](ctx, n, seed)
+    finally:
+        tally.seconds = time.monotonic() - t
+        subprocess.run(["chmod", "-R", "u+rwX", str(base)], capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+    return tally
+
