@@ -67,7 +67,7 @@ _EXE = Path(sys.executable).with_name("ginlog")
 GINLOG: list[str] = [str(_EXE)] if _EXE.exists() else [sys.executable, "-m", "ginlog.app.cli"]
 TIMEOUT = 20.0  # every command, unless said otherwise
 HANG_TIMEOUT = 8.0  # a FIFO must be refused at once; all of them run side by side
-QUICK_RSS_MB = 80.0  # a 200 KB file; the bound is 100 MB for any file up to 100 MB
+QUICK_RSS_MB = 60.0  # a 100 KB file (a bare run takes 30 MB); the bound is 100 MB for any file up to 100 MB
 RSS_MB = 100.0
 MAX_ERRORS = 1000  # errors kept per file, at most
 TRACEBACK = b"Traceback (most recent call last)"
@@ -146,7 +146,7 @@ CHECKS: dict[str, str | None] = {
     "files/repair-symlink": "Files: repair through a symlink truncates the target",
     "files/repair-long-name": "Files: repair of a 250-byte match file name fails (side file name too long)",
     "files/import-output-file": "Files: 'import openspiel -o FILE' (an existing file) gives a traceback",
-    "files/import-unwritable": "Files: 'import openspiel -o ro/sub' (unwritable folder) gives a traceback",
+    "files/import-unwritable": "Files: 'import openspiel -o ro/sub' (in an unwritable folder) gives a traceback",
     "files/path-one-line": "Files: a path with a newline or ESC breaks the error line (raw, several lines)",
     "files/strict-stdout": "Files: play appends, then dies printing a non-UTF-8 file name to a strict stdout",
     # Display
