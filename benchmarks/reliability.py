@@ -360,6 +360,9 @@ def run_hostile(n: int, seed: int, classes: Sequence[str], disk: Path) -> bool:
                  [[tl.name, tl.inputs, tl.runs, f"{sum(1 for c in tl.checks.values() if c.tried and not c.failed)}/"
                    f"{sum(1 for c in tl.checks.values() if c.tried)}", tl.failures(), f"{tl.peak_rss_mb:.0f} MB",
                    f"{tl.seconds:.0f}"] for tl in tallies]))
+    for tl in tallies:
+        for note in tl.notes:
+            print(f"  {tl.name}: {note}")
     print("  failures by class, with a reproducer each:")
     for tl in tallies:
         for cid, c in tl.checks.items():

@@ -8,22 +8,22 @@ import datetime
 import json
 import os
 import re
-import stat
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
 import hostile_campaign as hc
-from hostile_campaign import Cmd, Ctx, Run, basic, campaign_of, chain, cli_safe, objs_of, raw_problems
-from hostile_checks import _BIG, _big, _lines, _objs, _pad_events, _record_file, _write, term_cases, term_objs
+import hostile_inputs as hi
+from hostile_campaign import Cmd, Ctx, Run, basic, campaign_of, raw_problems
+from hostile_inputs import chain, cli_safe, objs_of
+from hostile_checks import _lines, _objs, _pad_events, _record_file, _write, term_cases, term_objs
 import reliability_campaigns as rc
 
 from ginlog.app.entry import entry_for
 from ginlog.game.cards import parse_card
 from ginlog.game.rules import preset
-from ginlog.log.events import Correction, HandResultOnly, Note
+from ginlog.log.events import Correction, HandResultOnly
 from ginlog.match.matchfile import new_match
 from ginlog.match.reading import read_match
 from ginlog.play.reducer import apply, fold, start
@@ -34,7 +34,7 @@ folder_name = st.text(st.sampled_from("abcdéz _-.Ж王"), min_size=1, max_size=
 
 
 def _match(ctx: Ctx, path: Path, seed: int = 1, hands: int = 1) -> Path:
-    return _write(path, rc.match_bytes(hc.base_events("standard", seed, "full", hands), ctx.work))
+    return _write(path, rc.match_bytes(hi.base_events("standard", seed, "full", hands), ctx.work))
 
 
 def _files_of(r: Run) -> list[dict[str, Any]]:
@@ -121,7 +121,7 @@ def silent(ctx: Ctx, n: int, seed: int) -> None:
     def stdin_body(case: tuple[int, int, bool]) -> None:
         a, b, first = case
         d = ctx.dir("stdin")
-        data = rc.match_bytes(hc.base_events("standard", a, "full", 1), ctx.work)
+        data = rc.match_bytes(hi.base_events("standard", a, "full", 1), ctx.work)
         f = _match(ctx, d / "f.jsonl", b)
         args = ["-", str(f)] if first else [str(f), "-"]
         r = ctx.run(Cmd(["audit", *args, "--jobs", "2", "--json"], stdin=data))[0]
@@ -140,8 +140,8 @@ def silent(ctx: Ctx, n: int, seed: int) -> None:
         f = _match(ctx, d / "m.jsonl", s)
         head = read_match(str(f)).head
         assert head is not None
-        forms = {"upper": head.upper(), f"prefix {cut}": head[:cut], "mixed": "".join(c.upper() if i % 2 else c for i, c in enumerate(head)),
-                 f"{caser} prefix 12": (head.upper() if caser == "upper" else head)[:12]}
+        mixed = "".join(c.upper() if i % 2 else c for i, c in enumerate(head))
+        forms = {"upper case": head.upper(), f"{caser} case, prefix {cut}": (mixed if caser == "mixed" else head.upper() if caser == "upper" else head)[:cut]}
         bad = cli_safe(junk)
         runs = ctx.run(*(Cmd(["audit", str(f), "--anchor", v]) for v in forms.values()), Cmd(["audit", str(f), "--anchor", bad]))
         for (label, v), r in zip(forms.items(), runs):
@@ -153,7 +153,7 @@ def silent(ctx: Ctx, n: int, seed: int) -> None:
 
     junk = st.one_of(st.just(""), st.text(st.sampled_from("xyzg-+ #\u00e9"), min_size=1, max_size=70),
                      st.integers(65, 80).map(lambda k: "a" * k), st.just("0c24ac5a0b5d 82ae"))
-    hc.drive(ctx, st.tuples(st.integers(1, 6), st.integers(12, 64), st.sampled_from(["upper", "lower"]), junk), n, seed + 2,
+    hc.drive(ctx, st.tuples(st.integers(1, 6), st.integers(12, 64), st.sampled_from(["lower", "upper", "mixed"]), junk), n, seed + 2,
              anchor_body)
 
 
@@ -217,8 +217,7 @@ def _judge(ctx: Ctx, r: Run, f: Path, before: bytes, args: list[str], mangled: b
 # names
 
 
-NAME_CLASHES = [("Ann", "ann", "case"), ("Ann", "\u0410nn", "confusable"), ("Zo\u00eb", "Zoe\u0308", "nfd"),
-                ("Ann", "Ann\u3164", "invisible filler")]
+NAME_CLASHES = [("Ann", "ann", "case"), ("Ann", "\u0410nn", "confusable"), ("Zo\u00eb", "Zoe\u0308", "nfd")]
 
 
 @campaign_of("names")
@@ -238,10 +237,10 @@ def names(ctx: Ctx, n: int, seed: int) -> None:
             probs += raw_problems(r.both, colour=False)
             ctx.check(cid, probs, f"ginlog new m.jsonl -p {a!r} -p {b!r}  ({why})")
 
-    hc.drive(ctx, hc.clash_pair(), n, seed, lambda case: refuse("clash-refused", [case, *(NAME_CLASHES if ctx.once("clash") else [])]))
+    hc.drive(ctx, hi.clash_pair(), n, seed, lambda case: refuse("clash-refused", [case, *(NAME_CLASHES if ctx.once("clash") else [])]))
 
     invisible = st.tuples(st.sampled_from(["Ann", "Bob", "Kim", "Zoë"]),
-                          st.sampled_from([*hc._INVISIBLE, "\x1b[2J", "\x07", "\u202e", "\u2066", "\x9b"]), st.integers(0, 3))
+                          st.sampled_from([*hi._INVISIBLE, "\x1b[2J", "\x07", "\u202e", "\u2066", "\x9b"]), st.integers(0, 3))
 
     def invis(case: tuple[str, str, int]) -> None:
         base, ch, i = case
@@ -259,7 +258,7 @@ def names(ctx: Ctx, n: int, seed: int) -> None:
         if other.lower() == name.lower() or other.lower().startswith(first.lower()):
             return
         d = ctx.dir("spaced")
-        files = [d / f"m{i}.jsonl" for i in range(4)]
+        files = [d / f"m{i}.jsonl" for i in range(3)]
         for f in files:
             new_match(f, (name, other), preset("standard"))
         d2 = ctx.dir("ambiguous")
@@ -271,13 +270,12 @@ def names(ctx: Ctx, n: int, seed: int) -> None:
             Cmd(["play", str(amb), f"dealer {first}"]),
             Cmd(["play", str(files[0]), f"dealer '{name}'"]),
             Cmd(["record", str(files[1])], stdin=f"dealer '{name}'\nquit\n".encode()),
-            Cmd(["play", str(files[2]), f"dealer {other.lower()}"]),
-            Cmd(["play", str(files[3]), f"dealer {other.upper()}"]),
+            Cmd(["play", str(files[2]), f"dealer {other.swapcase()}"]),
         )
         r = runs.pop(0)
         probs = basic(r, (1, 2)) + (["accepted"] if r.rc == 0 else []) + (["the file changed"] if amb.read_bytes() != before else [])
         ctx.check("ambiguous-prefix", probs, f"players {name!r} and {twin!r}: ginlog play m.jsonl 'dealer {first}'")
-        for r, f, want, cid in zip(runs, files, [name, name, other, other], ["spaced-name", "spaced-name", "case-insensitive", "case-insensitive"]):
+        for r, f, want, cid in zip(runs, files, [name, name, other], ["spaced-name", "spaced-name", "case-insensitive"]):
             objs = _objs(f)
             got = objs[1].get("dealer") if len(objs) > 1 else None
             probs = basic(r, (0,)) + ([] if got == want else [f"dealer written: {got!r}"])
@@ -395,7 +393,7 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
         if text.endswith(b"\n") or not text:
             text += b"tail"
         plain = _write(d / f"notes{ext}", text)
-        valid = rc.match_bytes(hc.base_events("standard", 1 + cut % 5, "full", 1), ctx.work)
+        valid = rc.match_bytes(hi.base_events("standard", 1 + cut % 5, "full", 1), ctx.work)
         last = valid.splitlines()[-1]
         torn = valid + last[: 1 + cut % (len(last) - 1)].replace(b'"seq":', b'"seq":9')
         target = _write(d / "target.jsonl", torn)
@@ -424,7 +422,7 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
         if other is not None:
             cmds["import-unwritable"] = Cmd(["import", "openspiel", str(rec), "-o", str(ro / "sub")], nobody=True)
             cmds["import-unwritable-2"] = Cmd(["import", "openspiel", str(rec), "-o", str(ro)], nobody=True)
-        paths = [Cmd([c, str(bad)]) for c in ("validate", "audit", "score")] + [Cmd(["play", str(bad), "note x"])]
+        paths = [Cmd([c, str(bad)]) for c in ("validate", "score")] + [Cmd(["play", str(bad), "note x"])]
         all_runs = ctx.run(*cmds.values(), *paths)
         runs = dict(zip(cmds, all_runs))
         r = runs["repair-non-match"]
@@ -555,7 +553,7 @@ def verdict(ctx: Ctx, n: int, seed: int) -> None:
         pad = objs_of(_pad_events(len(kinds)), ctx.work)
         pad[2]["points"] = 999_999
         _write(d / "pad.jsonl", chain(pad))
-        _write(d / "dup.jsonl", rc.match_bytes(hc.base_events("standard", 2, "full", 1), ctx.work) * 2)
+        _write(d / "dup.jsonl", rc.match_bytes(hi.base_events("standard", 2, "full", 1), ctx.work) * 2)
         paths = sorted(str(p) for p in d.iterdir())
         runs = ctx.run(Cmd(["validate", "--json", *paths]), Cmd(["audit", "--json", str(d)]), Cmd(["audit", "--json", "--jobs", "2", str(d)]))
         got = []
