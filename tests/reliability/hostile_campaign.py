@@ -10,8 +10,17 @@ seed, work)``, returning a :class:`Tally`: per check, how many inputs were
 tried, how many held, and the failures with what to type to see them again.
 
 ``tests/test_hostile.py`` runs small versions (one test per check, the
-checks that fail on today's code marked ``xfail``); ``benchmarks/reliability.py
---hostile N`` runs N examples per class and prints the figures.
+checks that fail on today's code marked ``xfail``: :data:`CHECKS`);
+``benchmarks/reliability.py --hostile N`` runs N examples per class and
+prints the figures. The inputs are made in :mod:`hostile_inputs`, the
+classes are :mod:`hostile_checks` and :mod:`hostile_records`.
+
+The output checks: on a pipe no ESC at all; on a terminal only ``ESC [ digits;
+m`` (ginlog's colours; for ``audit`` also rich's progress bar), never BEL, a
+C1 control, a bidi, zero-width or other invisible character, nor bytes that
+are not UTF-8; and every hostile text a command shows must be there in its
+visible form (:func:`ginlog.text.shown`), as often as the same command shows
+a plain placeholder in the same place.
 
 The classes, as issue 13 names them: crash, memory, terminal, hang, silent,
 moves, names, warnings (a misleading clean audit), files, display, verdict.
