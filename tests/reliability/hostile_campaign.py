@@ -103,7 +103,7 @@ CHECKS: dict[str, str | None] = {
     "terminal/record": "Terminal: a typed note with ESC, BEL, U+202E, U+009B is echoed raw ('ok N: Note: ...')",
     "terminal/validate": None,
     "terminal/audit": None,
-    "terminal/new": None,
+    "terminal/new": "Terminal: 'ginlog new' echoes a name holding a Hangul filler (U+3164) raw",
     "terminal/play": None,
     "terminal/undo": None,
     "terminal/replay-visible": "Terminal: replay crashes on markup names; hostile text is not shown as ␛ / <U+202E>",

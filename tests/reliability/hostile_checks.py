@@ -293,10 +293,14 @@ def _typed(text: str) -> str:
     return "".join(ch for ch in cli_safe(text) if ch not in "\n\r")[:300]
 
 
-def _term_cmds(case: TermCase, d: Path, f: Path, starts: list[Path]) -> dict[str, Cmd]:
+#: The names the issue's own case types at 'ginlog new' (a filler, markup), apart from the file's.
+NEW_FIXED = ("Ann\u3164", "[/]")
+
+
+def _term_cmds(case: TermCase, d: Path, f: Path, starts: list[Path], fixed: bool) -> dict[str, Cmd]:
     typed = _typed(case.typed) or "x"
     entry = f"note {typed}\nquit\n".encode()
-    names = [cli_safe(x) for x in case.names]
+    names = list(NEW_FIXED) if fixed else [cli_safe(x) for x in case.names]
     return {
         "replay": Cmd(["replay", str(f)]), "replay-tty": Cmd(["replay", str(f)], tty=True),
         "score": Cmd(["score", str(f)]), "score-tty": Cmd(["score", str(f)], tty=True),
@@ -382,7 +386,7 @@ def terminal(ctx: Ctx, n: int, seed: int) -> None:
             files.append(f)
             starts = [_write(sub / f"r{j}.jsonl", chain(objs[:2])) for j in range(4)]
             # the generated case on a terminal only (the issue's own on pipes too: an SGR-looking escape is only seen there)
-            cmds.update({(i, k): c for k, c in _term_cmds(tc, sub, f, starts).items() if i or c.tty or k in ("new", "play", "undo")})
+            cmds.update({(i, k): c for k, c in _term_cmds(tc, sub, f, starts, fixed=i > 0).items() if i or c.tty or k in ("new", "play", "undo")})
         sur, sur_repro = _surrogate_case(lone)
         sf = _write(d / "surrogate.jsonl", chain(term_objs(sur, ctx)))
         shared = [Cmd(["validate", *map(str, files)]), Cmd(["audit", *map(str, files)], tty=True),
@@ -437,27 +441,33 @@ def hang(ctx: Ctx, n: int, seed: int) -> None:
     def body(case: tuple[str, int, bool]) -> None:
         name, pos, jobs = case
         d = ctx.dir("fifo")
-        fifo = d / name
-        os.mkfifo(fifo)
         good = [_write(d / f"g{i}.jsonl", rc.match_bytes(hi.base_events("standard", i + 1, "full", 1), ctx.work)) for i in range(2)]
-        files = [str(g) for g in good]
-        files.insert(pos % 3, str(fifo))
         rec = _write(d / "record-0.txt", record)  # not a name the FIFO may have: opening it would block the harness
-        recs = [str(rec)]
-        recs.insert(pos % 2, str(fifo))
+        keys = ["audit", "validate", "score", "show", "replay", "play", "record", "undo", "repair", "import", *(["html"] if html else [])]
+        fifos = {}
+        for key in keys:  # a FIFO each: two commands opening one FIFO, a reader and a writer, would unblock each other
+            (d / key).mkdir()
+            fifos[key] = str(d / key / name)
+            os.mkfifo(fifos[key])
+
+        def among(key: str, others: list[str]) -> list[str]:
+            out = list(others)
+            out.insert(pos % (len(out) + 1), fifos[key])
+            return out
+
         t = hc.HANG_TIMEOUT
-        Cmd = functools.partial(hc.Cmd, fifo=True)  # noqa: N806
+        Cmd = functools.partial(hc.Cmd, fifo=True, timeout=t)  # noqa: N806
         cmds = {
-            "audit": Cmd(["audit", *files, *(["--jobs", "2"] if jobs else [])], timeout=t),
-            "validate": Cmd(["validate", *files], timeout=t),
-            "score": Cmd(["score", str(fifo)], timeout=t), "show": Cmd(["show", str(fifo)], timeout=t),
-            "replay": Cmd(["replay", str(fifo)], timeout=t), "play": Cmd(["play", str(fifo), "note x"], timeout=t),
-            "record": Cmd(["record", str(fifo)], stdin=b"quit\n", timeout=t), "undo": Cmd(["undo", str(fifo)], timeout=t),
-            "repair": Cmd(["repair", str(fifo)], timeout=t),
-            "import": Cmd(["import", "openspiel", *recs, "-o", str(d / "out")], timeout=t),
+            "audit": Cmd(["audit", *among("audit", [str(g) for g in good]), *(["--jobs", "2"] if jobs else [])]),
+            "validate": Cmd(["validate", *among("validate", [str(g) for g in good])]),
+            "score": Cmd(["score", fifos["score"]]), "show": Cmd(["show", fifos["show"]]),
+            "replay": Cmd(["replay", fifos["replay"]]), "play": Cmd(["play", fifos["play"], "note x"]),
+            "record": Cmd(["record", fifos["record"]], stdin=b"quit\n"), "undo": Cmd(["undo", fifos["undo"]]),
+            "repair": Cmd(["repair", fifos["repair"]]),
+            "import": Cmd(["import", "openspiel", *among("import", [str(rec)]), "-o", str(d / "out")]),
         }
         if html:
-            cmds["html"] = Cmd(["html", str(fifo), "-o", str(d / "p.html")], timeout=t)
+            cmds["html"] = Cmd(["html", fifos["html"], "-o", str(d / "p.html")])
         runs = ctx.run(*cmds.values(), jobs=len(cmds))
         for key, r in zip(cmds, runs):
             probs = basic(r, (1, 2))
@@ -467,7 +477,6 @@ def hang(ctx: Ctx, n: int, seed: int) -> None:
 
     strat = st.tuples(st.sampled_from(["f.jsonl", "pipe", "rec.txt", "a b.jsonl", "é.jsonl"]), st.integers(0, 5), st.booleans())
     hc.drive(ctx, strat, n, seed, body)
-
 
 
 def _record_file() -> bytes:

@@ -86,12 +86,13 @@ def silent(ctx: Ctx, n: int, seed: int) -> None:
         e.mkdir(parents=True)
         (e / "notes.txt").write_text("not a match")
         for p in d.rglob("*"):
-            p.chmod(0o777 if p.is_dir() else 0o666) if not p.is_symlink() else None
+            if not p.is_symlink():
+                p.chmod(0o777 if p.is_dir() else 0o666)
         u.chmod(0)
         (s / deep / "locked").chmod(0)
         cmds = {
             "glob-only-folders": Cmd(["audit", f"{g}/*.jsonl", *flags]),
-            "symlinked-subfolder": Cmd(["audit", str(lnk), "--json", *flags[flags[:1] == ["--json"] :]]),
+            "symlinked-subfolder": Cmd(["audit", str(lnk), "--json", *(f for f in flags if f != "--json")]),
             "empty-folder": Cmd(["audit", str(d / "e"), *flags]),
         }
         if other is not None:
