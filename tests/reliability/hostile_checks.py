@@ -34,6 +34,7 @@ from ginlog.log.events import (
 from ginlog.play.reducer import apply, fold
 from ginlog.text import shown
 
+TRACEBACK = hc.TRACEBACK
 LINE = re.compile(r"^\S.*\[[a-z0-9-]+\]$")  # FILE[:LINE][: event N]: message [rule]
 
 
@@ -218,9 +219,12 @@ def memory(ctx: Ctx, n: int, seed: int) -> None:
         ctx.check("rss", probs, f"ginlog audit --json{' / validate / audit --quiet' if long else ''} FILE, FILE = {what}")
         data = runs[0].json()
         kept = [len(data["files"][0]["errors"])] if data else []
-        if long:
+        if long and runs[1].rc is not None and TRACEBACK not in runs[1].err:
             kept.append(len(runs[1].err_lines()))
-        ctx.check("errors-capped", [f"{k} errors kept (at most {hc.MAX_ERRORS})" for k in kept if k > hc.MAX_ERRORS + 5],
+        probs = [f"{k} errors kept (at most {hc.MAX_ERRORS})" for k in kept if k > hc.MAX_ERRORS + 5]
+        if not data:
+            probs.append(f"audit --json gave no JSON ({runs[0].why or f'exit {runs[0].rc}'})")
+        ctx.check("errors-capped", probs,
                   f"ginlog audit --json{' / validate' if long else ''} FILE, FILE = {what}")
         f.unlink()
 
