@@ -5,7 +5,7 @@
 1. A match file of about ``--events`` events: the ``standard`` rules with
    ``game_target`` raised (``attrs.evolve``) so the match never ends by score,
    hands simulated (table view) until the count is reached, written through
-   ``ginlog.log.writer``. It ends between hands, so ``upcard 7h`` is legal next.
+   ginlog's one writer (``ginlog.match.session.MatchSession``). It ends between hands, so ``upcard 7h`` is legal next.
 2. Wall time of each command with ``subprocess.run``, ``--repeat`` times,
    interleaved so a change of machine load hits every row alike:
 
@@ -44,8 +44,8 @@ from pathlib import Path
 
 import attrs
 
-from ginlog.log import writer
-from ginlog.log.events import SCHEMA_VERSION, Event, FirstDealer, MatchStarted, event_fields, event_type
+from ginlog.log.events import Event, FirstDealer, MatchStarted
+from ginlog.match.session import MatchSession
 from ginlog.play.reducer import start, step
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_hand
@@ -87,8 +87,7 @@ def build_events(n_events: int, seed: int) -> tuple[list[Event], int]:
 
 
 def write_match(path: Path, events: Sequence[Event]) -> None:
-    writer.create(path, event_type(events[0]), SCHEMA_VERSION, event_fields(events[0]))
-    writer.append_many(path, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events[1:]], expect=1)
+    MatchSession.write(path, events)
 
 
 # As a user's machine runs it: with bytecode caching, which some sandboxes turn

@@ -22,7 +22,7 @@ import attrs
 from ginlog.app.page import Verdict, match_page
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset
-from ginlog.match.matchfile import append_events, new_match
+from ginlog.match.session import MatchSession
 from ginlog.match.reading import iter_steps
 from ginlog.play.simulate import simulate_match
 
@@ -44,8 +44,7 @@ STEP_MS = """() => new Promise((done) => {
 def build(folder: Path, hands: int, seed: int) -> tuple[Path, str, float, int]:
     path = folder / "match.jsonl"
     events = simulate_match(attrs.evolve(preset("standard"), game_target=1000), seed=seed, max_hands=hands)
-    new_match(path, events[0].players, events[0].rules)  # type: ignore[union-attr]  # events[0] is MatchStarted
-    append_events(path, events[1:])
+    MatchSession.write(path, events)
     started = time.perf_counter()
     errors: list[GinlogError] = []
     steps = list(iter_steps(str(path), errors=errors))

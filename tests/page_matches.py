@@ -12,7 +12,7 @@ import attrs
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset
 from ginlog.log.events import CardDiscarded, Correction, Event, MatchStarted, Note
-from ginlog.match.matchfile import append_events, new_match
+from ginlog.match.session import MatchSession
 from ginlog.match.reading import Step, iter_steps
 from ginlog.play.simulate import simulate_match
 
@@ -36,8 +36,7 @@ def write_match(path: Path, events: list[Event]) -> Path:
     """A match file holding ``events`` (the first is its ``match_started``)."""
     first = events[0]
     assert isinstance(first, MatchStarted)
-    new_match(path, first.players, first.rules, title=first.title)
-    append_events(path, events[1:])
+    MatchSession.write(path, events)
     return path
 
 

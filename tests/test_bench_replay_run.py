@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.log import writer
-from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
 from ginlog.match.reading import read_match
+from ginlog.match.session import MatchSession
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_replay.py"
 TS = "2026-11-29T19:56:25.123Z"
@@ -29,14 +28,11 @@ def bench():
 
 
 def test_bench_replay_runs(bench, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    # The files the benchmark builds in memory are byte for byte what ginlog's store writes.
+    # The files the benchmark builds in memory are byte for byte what ginlog's writer writes.
     events = bench.simulate_match(bench.long_rules(), seed=5, max_hands=3)
     mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
     bench.write_match(mine, events, TS)
-    writer.create(theirs, event_type(events[0]), SCHEMA_VERSION, event_fields(events[0]), ts=TS)
-    writer.append_many(
-        theirs, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events[1:]], expect=1, ts=TS
-    )
+    MatchSession.write(theirs, events, clock=lambda: TS)
     assert mine.read_bytes() == theirs.read_bytes()
     assert read_match(mine).ok
 

@@ -25,11 +25,10 @@ import pytest
 from typer.testing import CliRunner
 
 from ginlog import __version__
-from ginlog.log import writer
 from ginlog.log import events as E
 from ginlog.app.cli import build_app
-from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
 from ginlog.match.reading import read_match
+from ginlog.match.session import MatchSession
 from ginlog.play.reducer import fold
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
@@ -112,9 +111,8 @@ def assert_one_line_error(stderr: str, path: str | None = None, rule: str | None
 
 
 def write_events(path: Path, events: Sequence[E.Event]) -> Path:
-    """A match file holding ``events``, written through the store."""
-    writer.create(path, event_type(events[0]), SCHEMA_VERSION, event_fields(events[0]))
-    writer.append_many(path, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events[1:]], expect=1)
+    """A match file holding ``events``, written through the session (every event checked)."""
+    MatchSession.write(path, events)
     return path
 
 
@@ -242,6 +240,27 @@ def test_play_help_through_the_executable_reaches_typer(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     assert "Example" in p.stdout and "all entries are legal" in p.stdout.replace("\n", " ").replace("  ", " ")
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_commands_are_plain_functions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command can be called directly, its options defaulting as on the command line."""
+    import typer
+
+    from ginlog.app.cli import read, record
+
+    path = str(tmp_path / "m.jsonl")
+    record.new(path, ["Ann", "Bob"])
+    assert capsys.readouterr().out == f"{path}: new match, Ann v Bob, rules standard\n"
+    with pytest.raises(typer.Exit) as info:
+        record.play(path, HAND[:2])
+    assert info.value.exit_code == 0
+    assert capsys.readouterr().out == f"{path}: 2 event(s) appended, now at event 3\n"
+    read.score(path, json_=True)
+    assert json.loads(capsys.readouterr().out)["totals"] == {"Ann": 0, "Bob": 0}
+    with pytest.raises(SystemExit) as exit_info:
+        record.play(path, ["discard 7h"])  # Bob's upcard offer: take or pass
+    assert exit_info.value.code == 1
+    assert_one_line_error(capsys.readouterr().err, path=path, need_line=True, need_event=True)
 
 
 # ---------------------------------------------------------------------------
@@ -429,10 +448,11 @@ def test_record_resumes_after_quit(app: Any, tmp_path: Path, sim_standard: list[
 
 
 def test_record_file_error_goes_to_stderr(app: Any, tmp_path: Path) -> None:
-    # A missing file is a usage slip: exit 2 and say how to start a match.
+    # A missing file cannot be read: exit 1 (as in every command), one line saying how to start a match.
     r = run(app, "record", tmp_path / "missing.jsonl", input="note x\n")
-    assert r.exit_code == 2
+    assert r.exit_code == 1
     assert "ginlog new" in r.stderr and "missing.jsonl" not in r.stdout
+    assert_one_line_error(r.stderr, path=str(tmp_path / "missing.jsonl"), rule="file")
     # A damaged file: exit 1, one line on stderr naming the place and the rule.
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n")
@@ -457,7 +477,12 @@ def test_play_appends_through_the_fast_path_without_typer(at_discard: Path) -> N
 
 
 def test_play_in_process(app: Any, at_discard: Path) -> None:
+    # Each argument is one whole entry (issue 13): words are no longer glued into entries.
+    before = at_discard.read_bytes()
     r = run(app, "play", at_discard, "stock", "discard", "5c", "note", "split", "words")
+    assert r.exit_code == 1 and at_discard.read_bytes() == before
+    assert_one_line_error(r.stderr, path=str(at_discard), rule="entry")
+    r = run(app, "play", at_discard, "stock", "discard 5c", "note split words")
     assert r.exit_code == 0, r.output
     assert r.stdout == f"{at_discard}: 3 event(s) appended, now at event 10\n"
     rows = [json.loads(x) for x in at_discard.read_bytes().splitlines()]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 from typer.testing import CliRunner
 
@@ -34,6 +35,26 @@ def test_fixtures_cover_what_the_issue_asks() -> None:
     assert len(configs) >= 3
     assert any(info["params"]["oklahoma"] for info in RETURNS.values())
     assert any(info["params"]["gin_bonus"] == 20 and info["params"]["undercut_bonus"] == 10 for info in RETURNS.values())
+
+
+def test_fixtures_hold_first_upcard_bounces() -> None:
+    """Issue 13: OpenSpiel's repeated-move void counts a bounce of the very first upcard (0.33% of uniform hands)."""
+    bounces = [name for name, info in RETURNS.items() if "first_upcard_bounce" in info["tags"]]
+    assert len(bounces) >= 10
+    for name in bounces:
+        assert {"void_upcard_loop", "first_upcard_taken"} <= set(RETURNS[name]["tags"])
+
+
+def test_a_first_upcard_bounce_counts_only_under_the_knob() -> None:
+    """The same record under the openspiel preset without loop_counts_first_upcard: the hand goes on, so it is truncated."""
+    name = next(n for n, info in sorted(RETURNS.items()) if "first_upcard_bounce" in info["tags"])
+    params, actions, _ = parse_record((RECORDS / name).read_text(), name)
+    events = record_events(params, actions, name)
+    assert score_json(fold(events).state, None)["hands"][0]["outcome"] == "void"
+    first = events[0]
+    assert first.rules.loop_counts_first_upcard  # type: ignore[union-attr]
+    old = [attrs.evolve(first, rules=attrs.evolve(first.rules, loop_counts_first_upcard=False)), *events[1:]]  # type: ignore[union-attr]
+    assert fold(old).state.hand is not None  # ginlog's old reading: the hand still in play after the second bounce
 
 
 def test_meld_numbering_matches_the_engine() -> None:

@@ -27,7 +27,7 @@ BIN = Path(sys.executable).parent
 
 SETUP_COMMANDS = (
     "python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/ginlog score sample_games/standard-match.jsonl",
-    "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/python -m pytest",
+    "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && .venv/bin/mypy && .venv/bin/lint-imports && .venv/bin/python -m pytest",
 )
 
 
@@ -205,18 +205,18 @@ def _documented_knobs() -> dict[str, object]:
 
 
 def test_knob_table_defaults_match_the_standard_preset() -> None:
-    from ginlog.game.rules import preset, rules_to_dict
+    from ginlog.game.rules import all_knobs, preset
 
-    actual = rules_to_dict(preset("standard"))
+    actual = all_knobs(preset("standard"))
     documented = _documented_knobs()
     assert len(documented) >= 17
     assert {k: actual.get(k, "<not a knob>") for k in documented} == documented
 
 
 def test_knob_table_lists_every_knob() -> None:
-    from ginlog.game.rules import preset, rules_to_dict
+    from ginlog.game.rules import all_knobs, preset
 
-    assert sorted(set(rules_to_dict(preset("standard"))) - set(_documented_knobs())) == []
+    assert sorted(set(all_knobs(preset("standard"))) - set(_documented_knobs())) == []
 
 
 def test_commands_table_names_real_commands() -> None:
@@ -260,3 +260,17 @@ def test_readme_documents_the_json_shapes() -> None:
     missing = [k for k in SCORE_JSON_KEYS if f"`{k}`" not in text]
     assert not missing, f"score --json keys not in the README: {missing}"
     assert "`errors_by_rule`" in text
+
+
+def test_readme_documents_the_table_json_shape() -> None:
+    """``show --json`` and ``replay --json`` (issue 13): every key of the table, and replay's own, named."""
+    from ginlog.app.views import table_json
+    from ginlog.game.rules import preset
+    from ginlog.log.events import MatchStarted
+    from ginlog.play.reducer import start
+
+    text = section(readme(), "JSON output")
+    keys = ["event", *table_json(start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard"))).state),
+            "seq", "type", "text", "summary"]
+    missing = [k for k in keys if f'"{k}"' not in text]
+    assert not missing, f"show/replay --json keys not in the README: {missing}"

@@ -401,7 +401,9 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
         assert hand is not None and hand.phase == "discard" and who(hand.turn) == player
         return True
 
-    def finish_turn(player: str, taken: Card | None, counted: bool, must_go_out: bool = False) -> bool:
+    def finish_turn(
+        player: str, taken: Card | None, counted: bool, must_go_out: bool = False, first_bounce: bool = False
+    ) -> bool:
         """Discard, knock or go gin; True when the hand goes on."""
         held = table.hands[player]
         assert len(held) == 11
@@ -433,7 +435,8 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
             emit(Gin(player=player, card=card) if how == "gin" else Knocked(player=player, card=card))
             return show(player, how)
         table.pile.append(card)
-        bounced = player if card == taken and counted else None
+        # OpenSpiel's loop also counts a bounce of the very first upcard (loop_counts_first_upcard).
+        bounced = player if card == taken and (counted or first_bounce) else None
         loop = rules.void_on_upcard_loop and bounced is not None and table.last_bounce not in (None, player)
         table.last_bounce = bounced
         emit(CardDiscarded(player=player, card=card))
@@ -515,7 +518,9 @@ def play_hand(run: Runner, rng: random.Random, chooser: Chooser, mode: Mode) -> 
         greedy_take = _after_discard(held + [upcard], None if may_throw_taken else upcard)[0][0] < min_deadwood(mask(held)) - 2
         options = ["pile", "pass"] if greedy_take or pile_lover else ["pass", "pile"]
         if options[chooser.pick(2, "take the upcard")] == "pile":
-            if not draw(player, "pile", counted=False) or not finish_turn(player, upcard, False):
+            if not draw(player, "pile", counted=False) or not finish_turn(
+                player, upcard, False, first_bounce=rules.loop_counts_first_upcard
+            ):
                 return
             turn = table.other(player)
             break

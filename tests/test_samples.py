@@ -15,7 +15,8 @@ from ginlog.play.state import FinishedHand, MatchState, Shown
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 INVALID = SAMPLES / "invalid"
-VALID = ["standard-match.jsonl", "modern-match.jsonl", "table-view-match.jsonl", "score-pad-match.jsonl"]
+VALID = ["standard-match.jsonl", "modern-match.jsonl", "table-view-match.jsonl", "score-pad-match.jsonl",
+         "hollywood-match.jsonl"]
 EXPECTED = json.loads((INVALID / "expected.json").read_text())
 
 
@@ -134,6 +135,25 @@ def repriced(state: MatchState, fh: FinishedHand, pad: dict | None) -> tuple[str
     return {"knocker": out, "defender": defender, "nobody": None}[side], points
 
 
+def hollywood_games(players: tuple[str, str], wins: list[tuple[str, int]], target: int) -> list[dict[str, int]]:
+    """Hollywood's three games from the wins alone: a win scores in the open games its player is in,
+    and enters the first open game the player is not in yet (a shut-out player moves on)."""
+    games = [dict.fromkeys(players, 0) for _ in range(3)]
+    entered: list[set[str]] = [set(), set(), set()]
+    closed = [False, False, False]
+    for player, points in wins:
+        for k in range(3):
+            if closed[k]:
+                continue
+            new = player not in entered[k]
+            games[k][player] += points
+            entered[k].add(player)
+            closed[k] = games[k][player] >= target
+            if new:
+                break
+    return games
+
+
 def outcomes(state: MatchState) -> list[str]:
     return [fh.score.outcome for fh in state.hands]
 
@@ -167,14 +187,21 @@ def test_every_hand_reprices_from_what_was_shown(reports: dict[str, MatchReport]
     pads = [e for e in raw_events(name) if e["type"] == "hand_result"]
     pad_iter = iter(pads)
     sums = {p: 0 for p in state.players}
+    wins: list[tuple[str, int]] = []
     for fh in state.hands:
         pad = next(pad_iter) if fh.recorded == "result" else None
         winner, points = repriced(state, fh, pad)
         assert (who(state, fh.score.winner), fh.score.points) == (winner, points), f"hand {fh.number}"
         if winner is not None:
             sums[winner] += points
+            wins.append((winner, points))
     assert next(pad_iter, None) is None
-    assert by_name(state, state.tally.totals()) == sums
+    if state.rules.hollywood is None:
+        assert by_name(state, state.tally.totals()) == sums
+    else:  # the running totals are the three games' together
+        games = hollywood_games(state.players, wins, state.rules.game_target or 0)
+        assert by_name(state, state.tally.totals()) == {p: sum(g[p] for g in games) for p in state.players}
+        assert [by_name(state, g.points) for g in state.tally.games] == games
 
 
 @pytest.mark.parametrize("name", VALID)
@@ -241,6 +268,19 @@ def test_modern_match_is_a_shutout_with_game_bonus_and_boxes(reports: dict[str, 
     # Game 100, box 25 a hand won, and the shutout doubles all of it.
     assert by_name(state, state.totals()) == {winner: 2 * (points[winner] + 100 + 25 * hands_won), loser: 0}
     assert "big_gin" in outcomes(state)
+
+
+def test_hollywood_match_has_a_player_shut_out_of_game_1(reports: dict[str, MatchReport]) -> None:
+    state = reports["hollywood-match.jsonl"].state
+    assert state.rules == preset("hollywood") and state.phase == "over"
+    g1, g2, g3 = state.tally.games
+    assert all(g.closed for g in (g1, g2, g3))
+    iris, jack = (state.players.index(p) for p in ("Iris", "Jack"))
+    assert g1.points[jack] == 0 and g1.winner == iris  # Jack never scored in game 1 ...
+    first = next(fh for fh in state.hands if fh.score.winner == jack)
+    assert first.number > 1 and all(fh.score.winner == iris for fh in state.hands[: first.number - 1])
+    assert g2.points[jack] > 0  # ... so his first win went to game 2
+    assert who(state, state.winner) == "Iris"
 
 
 def test_table_view_match_records_only_what_both_players_see(reports: dict[str, MatchReport]) -> None:

@@ -52,6 +52,8 @@ from ginlog.log.events import (  # noqa: E402
     event_type,
 )
 from ginlog.game.rules import Rules  # noqa: E402
+from ginlog.numbers import InRange, shown_int  # noqa: E402
+from ginlog.text import check_kept_players  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "schemas"
@@ -187,11 +189,14 @@ VALID_VALUES: dict[Any, st.SearchStrategy[Any]] = {
         st.text(SAFE_CHARS, max_size=30),
         st.builds(lambda c, n: c * n, SAFE_CHARS, st.sampled_from([MAX_TEXT - 1, MAX_TEXT])),
     ),
-    events_mod._deadwood: st.integers(0, 200) | st.sampled_from([0, 200]),
-    events_mod._positive: st.integers(min_value=1) | st.just(1),
-    events_mod._non_negative: st.integers(0, 1_000_000) | st.sampled_from([0, 1_000_000]),
-    rules_mod._non_negative: st.integers(min_value=0) | st.just(0),
 }
+
+
+def _valid_values(validator: Any) -> st.SearchStrategy[Any] | None:
+    """What a validator accepts: VALID_VALUES, or an InRange's whole numbers, its ends included."""
+    if isinstance(validator, InRange):
+        return st.integers(validator.lo, validator.hi) | st.sampled_from([validator.lo, validator.hi])
+    return VALID_VALUES.get(validator)
 
 
 def _leaf_validator(v: Any) -> tuple[Any, Any]:
@@ -216,8 +221,9 @@ def strategy_for(hint: Any, validator: Any = None, member: Any = None) -> st.Sea
     elif hint is bool:
         out = st.booleans()
     elif hint in (int, str):
-        if validator in VALID_VALUES:
-            out = VALID_VALUES[validator]
+        known = _valid_values(validator)
+        if known is not None:
+            out = known
         else:
             out = st.integers() if hint is int else FREE_TEXT
     elif origin is tuple and len(args) == 2 and args[1] is Ellipsis:
@@ -371,6 +377,14 @@ def known_disagreement(data: Any, position: int) -> str | None:
     for name in _name_positions(data):
         if isinstance(name, str) and any(_outside_table(c) for c in name):
             return "name with a character the Unicode 14 table does not list"
+    players = data.get("players")
+    if data.get("type") == "match_started" and isinstance(players, list) and len(players) == 2 and all(
+        isinstance(p, str) for p in players
+    ):
+        try:
+            check_kept_players(players)
+        except GinlogError:
+            return "players not as ginlog.text keeps names, or that clash (NFC, invisible characters, confusables)"
     return None
 
 
@@ -601,11 +615,19 @@ def _listed_cases() -> typing.Iterator[Any]:
     yield pytest.param(before, data | {"rules": {"oklahoma": {"ace": "two"}}}, id="oklahoma-ace")
     yield pytest.param(before, data | {"rules": {"oklahoma": {"colour": 1}}}, id="oklahoma-unknown")
     yield pytest.param(before, data | {"title": "x" * (MAX_TEXT + 1)}, id="long-title")
-    for key, value in (("knocker_deadwood", -1), ("defender_deadwood", 201), ("points", -1), ("points", 1_000_001)):
+    for key, value in (("knocker_deadwood", -1), ("defender_deadwood", 201), ("points", -1), ("points", 1_000_001),
+                       ("points", int("9" * 4300))):
         before, data = example("hand_result")
-        yield pytest.param(before, data | {key: value}, id=f"{key}={value}")
+        yield pytest.param(before, data | {key: value}, id=f"{key}={shown_int(value)}")
     before, data = example("correction")
     yield pytest.param(before, data | {"undoes": 0}, id="undoes=0")
+    yield pytest.param(before, data | {"undoes": format.MAX_SEQ + 1}, id="undoes=MAX_SEQ+1")
+    # Every knob's range, one past each end (ginlog.numbers.InRange; the schema's minimum/maximum).
+    before, data = example("match_started")
+    for knob, (lo, hi) in rules_mod.KNOB_RANGES.items():
+        for value in (lo - 1, hi + 1, int("9" * 4300)):
+            rules = rules_mod.rules_to_dict(rules_mod.preset("standard")) | {knob: value}
+            yield pytest.param(before, data | {"rules": rules}, id=f"{knob}={shown_int(value)}")
     before, data = example("note")
     yield pytest.param(before, data | {"type": "no_such_event"}, id="unknown-type")
     yield pytest.param(before, data | {"v": 3}, id="future-version")
@@ -645,6 +667,10 @@ KNOWN_DISAGREEMENTS = [
     pytest.param(example("note", v=1), id="older-version"),
     # Not expressible stably: unassigned code points change with every Unicode version.
     pytest.param(example("note", player="Ann\u0378"), id="name-unassigned-code-point"),
+    # Not expressible at all: players that clash (case, confusables) or are not kept as typed (NFC, fillers).
+    pytest.param(example("match_started", position=1, players=["Ann", "ann"]), id="players-clash"),
+    pytest.param(example("match_started", position=1, players=["Zoe\u0308", "Bob"]), id="player-not-nfc"),
+    pytest.param(example("match_started", position=1, players=["Ann\u3164", "Bob"]), id="player-hangul-filler"),
 ]
 
 

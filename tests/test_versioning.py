@@ -17,7 +17,7 @@ import pytest
 
 from ginlog import __version__
 from ginlog.errors import GinlogError
-from ginlog.game.rules import PRESETS, SCHEMA_2_KNOBS, rules_from_dict, rules_to_dict
+from ginlog.game.rules import LATER_KNOBS, PRESETS, SCHEMA_2_KNOBS, preset, rules_from_dict, rules_to_dict
 from ginlog.log.format import digest, encode
 from ginlog.log.events import SCHEMA_VERSION
 from ginlog.match.reading import read_match
@@ -78,7 +78,7 @@ def new_event_at_end(lines: Lines) -> None:
 
 
 def new_knob(lines: Lines) -> None:
-    lines[0]["rules"]["hollywood"] = True
+    lines[0]["rules"]["round_the_corner"] = True
 
 
 def new_field(lines: Lines) -> None:
@@ -142,7 +142,7 @@ def test_an_unknown_knob_from_a_newer_ginlog(app: Any, match: Lines, tmp_path: P
     path = rewrite(match, tmp_path / "knob.jsonl", both(new_knob, started_by(NEWER)))
     msg = validate_error(app, path, "unknown-knob")
     assert msg == (
-        f"match_started: rules: unknown rule knob 'hollywood' "
+        f"match_started: rules: unknown rule knob 'round_the_corner' "
         f"(the file was started by {NEWER}; this is {THIS}: upgrade ginlog to read it)"
     )
 
@@ -153,7 +153,7 @@ def test_an_unknown_knob_without_a_tool(app: Any, match: Lines, tmp_path: Path) 
 
     path = rewrite(match, tmp_path / "knob.jsonl", both(new_knob, no_tool))
     msg = validate_error(app, path, "unknown-knob")
-    assert msg.endswith(f"'hollywood' (this is {THIS}: a newer ginlog may know it)")
+    assert msg.endswith(f"'round_the_corner' (this is {THIS}: a newer ginlog may know it)")
 
 
 def test_an_unknown_field_from_a_newer_ginlog(app: Any, match: Lines, tmp_path: Path) -> None:
@@ -211,5 +211,10 @@ def test_the_knobs_recorded_in_full_are_schema_2s() -> None:
         "shutout_bonus", "oklahoma", "upcard_take_limit", "void_on_upcard_loop", "wall_knock", "layoff_chain_limit",
     }
     for rules in PRESETS.values():
-        assert set(rules_to_dict(rules)) == SCHEMA_2_KNOBS
+        used = {name for name, default in LATER_KNOBS if getattr(rules, name) != default}
+        assert set(rules_to_dict(rules)) == SCHEMA_2_KNOBS | used  # hollywood, openspiel: their later knobs
         assert rules_from_dict(rules_to_dict(rules)) == rules
+    assert "hollywood" not in rules_to_dict(PRESETS["standard"])
+    assert rules_to_dict(PRESETS["hollywood"])["hollywood"] == {"shut_out_moves_on": True}
+    assert "loop_counts_first_upcard" not in rules_to_dict(preset("standard"))
+    assert rules_to_dict(preset("openspiel"))["loop_counts_first_upcard"] is True

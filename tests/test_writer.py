@@ -25,7 +25,7 @@ TS = "2026-11-29T19:56:25.123Z"
 
 def make_match(path: Path, n: int) -> list[Line]:
     """A valid match file of ``n`` lines written through the API."""
-    lines = [create(path, "start", 1, {"players": ["Ann", "Bo"]}, ts=TS)]
+    lines = [create(path, "match_started", 1, {"players": ["Ann", "Bo"]}, ts=TS)]  # repair cuts only a match file
     if n > 1:
         items = [("draw", 1, {"i": i, "who": "Ann"}) for i in range(2, n + 1)]
         lines += append_many(path, items, expect=1, ts=TS)

@@ -31,6 +31,11 @@ Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
 ``result gin NAME DEFENDER_DW``, ``result biggin NAME DEFENDER_DW``,
 ``result void``; add ``upcard CARD`` under Oklahoma.
 
+A NAME is matched as :func:`ginlog.text.match_player` says: exactly, in any
+case, or by a unique prefix; a name with a space goes in quotes
+(``dealer 'Mary Ann'``). An entry is read whole: a word it does not take is
+refused, never dropped. The text of ``note`` and of a reason is kept as typed.
+
 >>> from ginlog.play.reducer import start, apply
 >>> from ginlog.log.events import MatchStarted
 >>> from ginlog.game.rules import preset
@@ -44,6 +49,7 @@ Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
 
 from __future__ import annotations
 
+import re
 from typing import Final, Literal, assert_never
 
 from ginlog.game.cards import Card, parse_card, parse_cards
@@ -68,8 +74,9 @@ from ginlog.log.events import (
 )
 from ginlog.game.melds import best_discard
 from ginlog.play.state import MatchState, Timeline
+from ginlog.text import match_player, quoted, split_words
 
-__all__ = ["parse_entry", "entry_for", "EntryError", "WORDS", "NOT_TYPED", "split_entries"]
+__all__ = ["parse_entry", "entry_for", "EntryError", "WORDS", "NOT_TYPED"]
 
 
 class EntryError(GinlogError):
@@ -97,28 +104,19 @@ _HOW: Final[dict[str, Literal["knock", "gin", "big_gin", "void"]]] = {
 }
 
 
-def split_entries(args: list[str]) -> list[str]:
-    """Command-line words to entries: each entry word starts a new entry.
-
-    >>> split_entries(["pass", "pass", "stock", "knock", "qc"])
-    ['pass', 'pass', 'stock', 'knock qc']
-    >>> split_entries(["discard 7h", "take"])
-    ['discard 7h', 'take']
-    """
-    out: list[str] = []
-    for arg in args:
-        if " " in arg.strip() or not out or arg.lower() in WORDS:
-            out.append(arg.strip())
-        else:
-            out[-1] += " " + arg
-    return out
+def _player(state: MatchState, word: str) -> str:
+    """The player ``word`` names: exactly, case-insensitively or by a unique prefix (:func:`ginlog.text.match_player`)."""
+    try:
+        return state.players[match_player(word, state.players)]
+    except GinlogError as exc:
+        raise EntryError(exc.message, rule="entry") from None
 
 
-def _player(state: MatchState, text: str) -> str:
-    for p in state.players:
-        if p.lower() == text.lower():
-            return p
-    raise EntryError(f"{text!r} is not a player ({' or '.join(state.players)})", rule="entry")
+def _words(text: str) -> list[str]:
+    try:
+        return split_words(text)
+    except GinlogError as exc:
+        raise EntryError(exc.message, rule="entry") from None
 
 
 def _turn(state: MatchState) -> str:
@@ -131,7 +129,7 @@ def _int(text: str, what: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise EntryError(f"{what} must be a whole number, not {text!r}", rule="entry") from None
+        raise EntryError(f"{what} must be a whole number, not {quoted(text)}", rule="entry") from None
     if value < 0:
         raise EntryError(f"{what} cannot be negative", rule="entry")
     return value
@@ -143,23 +141,55 @@ def _one_card(rest: list[str], word: str) -> Card:
     return parse_card(rest[0])
 
 
+def _nothing_more(rest: list[str], shape: str) -> None:
+    """Refuse words an entry does not take: ``pass now`` is a typo, not a pass."""
+    if rest:
+        raise EntryError(f"'{shape}' takes nothing more, not {quoted(' '.join(rest))}", rule="entry")
+
+
+#: Entries whose text after the word is kept as typed: a note, a reason.
+_FREE_TEXT: Final = frozenset({"note", "undo", "void", "abandon"})
+_FIRST_WORD: Final = re.compile(r"(\S+)\s*(.*)\Z", re.S)
+
+
 def parse_entry(text: str, timeline: Timeline) -> list[Event]:
-    """The events one entry stands for (usually one), given the match so far."""
-    parts = text.strip().split()
-    if not parts:
+    """The events one entry stands for (usually one), given the match so far.
+
+    The whole entry is read: a word it does not take is refused, never
+    dropped (``pass now``, ``stock 7h 8h``). A name may be quoted
+    (``dealer 'Mary Ann'``), any case, or a unique prefix. The text of a
+    note or a reason is kept as typed, quotes and spacing included.
+
+    >>> from ginlog.play.reducer import start
+    >>> from ginlog.log.events import MatchStarted
+    >>> from ginlog.game.rules import preset
+    >>> tl = start(MatchStarted(players=("Mary Ann", "Bob"), rules=preset("standard")))
+    >>> parse_entry("dealer 'mary ann'", tl), parse_entry("note  'tis   Bob's deal", tl)
+    ([FirstDealer(dealer='Mary Ann', how='agreed', cuts=None)], [Note(text="'tis   Bob's deal", player=None)])
+    >>> parse_entry("dealer Mary Ann", tl)
+    Traceback (most recent call last):
+    ...
+    ginlog.app.entry.EntryError: 'dealer NAME' names one player; quote a name with a space: dealer 'Mary Ann' [entry]
+    """
+    m = _FIRST_WORD.match(text.strip())
+    if m is None:
         raise EntryError("an empty entry", rule="entry")
-    word = WORDS.get(parts[0].lower())
-    rest = parts[1:]
-    state = timeline.state
+    first, tail = m.group(1), m.group(2)
+    word = WORDS.get(first.lower())
     if word is None:
-        raise EntryError(f"unknown entry {parts[0]!r}; type 'help' for the list", rule="entry")
+        raise EntryError(f"unknown entry {quoted(first)}; type 'help' for the list", rule="entry")
+    state = timeline.state
+    if word in _FREE_TEXT:
+        return [_free_text(word, tail, timeline)]
+    rest = _words(tail)
     if word == "dealer":
         if len(rest) != 1:
-            raise EntryError("'dealer NAME' names who deals first", rule="entry")
+            hint = state.players[0] if " " in state.players[0] else "Mary Ann"
+            raise EntryError(f"'dealer NAME' names one player; quote a name with a space: dealer '{hint}'", rule="entry")
         return [FirstDealer(dealer=_player(state, rest[0]), how="agreed")]
     if word == "cut":
         if len(rest) != 4:
-            raise EntryError("'cut NAME CARD NAME CARD' records both cut cards", rule="entry")
+            raise EntryError("'cut NAME CARD NAME CARD' records both cut cards (quote a name with a space)", rule="entry")
         cuts = {_player(state, rest[0]): parse_card(rest[1]), _player(state, rest[2]): parse_card(rest[3])}
         if len(cuts) != 2:
             raise EntryError("a cut needs a card from each player", rule="entry")
@@ -170,32 +200,24 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
         if state.dealer is None:
             raise EntryError("choose the first dealer first ('dealer NAME' or 'cut ...')", rule="entry")
         return [HandDealt(dealer=state.players[state.dealer], upcard=_one_card(rest, "upcard"))]
-    if word == "note":
-        if not rest:
-            raise EntryError("'note TEXT'", rule="entry")
-        return [Note(text=" ".join(rest))]
-    if word == "undo":
-        return [Correction(undoes=timeline.seq, reason=" ".join(rest) or None)]
-    if word == "void":
-        return [HandVoid(reason=" ".join(rest) or "thrown in")]
-    if word == "abandon":
-        return [MatchAbandoned(reason=" ".join(rest) or "abandoned")]
     if word == "result":
         return [_result(state, rest)]
     player = _turn(state)
     hand = state.hand
     assert hand is not None
     if word == "take":
+        if len(rest) > 1:
+            raise EntryError("'take [CARD]' takes at most the card on top of the pile", rule="entry")
         if rest and parse_card(rest[0]) != hand.pile_top:
-            raise EntryError(f"the top of the pile is {hand.pile_top}, not {rest[0]}", rule="pile-top")
+            raise EntryError(f"the top of the pile is {hand.pile_top}, not {quoted(rest[0])}", rule="pile-top")
         return [CardDrawn(player=player, source="pile", card=hand.pile_top)]
     if word == "pass":
+        _nothing_more(rest, "pass")
         return [UpcardPassed(player=player)]
     if word == "stock":
-        card = parse_card(rest[0]) if rest else None
         if len(rest) > 1:
             raise EntryError("'stock [CARD]' takes at most one card", rule="entry")
-        return [CardDrawn(player=player, source="stock", card=card)]
+        return [CardDrawn(player=player, source="stock", card=parse_card(rest[0]) if rest else None)]
     if word == "discard":
         return [CardDiscarded(player=player, card=_one_card(rest, "discard"))]
     if word == "knock":
@@ -211,10 +233,24 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
         card, _arr = best_discard(mask_cards(hand.known[i]))
         return [Gin(player=player, card=card)]
     if word == "biggin":
+        _nothing_more(rest, "biggin")
         return [BigGin(player=player)]
     if word == "show":
         return [_show(player, rest)]
-    raise EntryError(f"unknown entry {parts[0]!r}", rule="entry")  # pragma: no cover
+    raise EntryError(f"unknown entry {quoted(first)}", rule="entry")  # pragma: no cover
+
+
+def _free_text(word: str, text: str, timeline: Timeline) -> Event:
+    """``note TEXT``, ``undo [REASON]``, ``void [REASON]``, ``abandon [REASON]``: the text kept as typed."""
+    if word == "note":
+        if not text:
+            raise EntryError("'note TEXT'", rule="entry")
+        return Note(text=text)
+    if word == "undo":
+        return Correction(undoes=timeline.seq, reason=text or None)
+    if word == "void":
+        return HandVoid(reason=text or "thrown in")
+    return MatchAbandoned(reason=text or "abandoned")
 
 
 def _show(player: str, rest: list[str]) -> HandShown:
@@ -263,36 +299,61 @@ def _show(player: str, rest: list[str]) -> HandShown:
 
 
 def _result(state: MatchState, rest: list[str]) -> HandResultOnly:
+    """``result HOW [NAME] numbers... [upcard CARD] [points N]``: every word placed, none ignored."""
+    shapes = "'result knock NAME KNOCKER_DW DEFENDER_DW', 'result gin NAME DEFENDER_DW' or 'result void'"
     if not rest:
-        raise EntryError("'result knock NAME KNOCKER_DW DEFENDER_DW', 'result gin NAME DEFENDER_DW' or 'result void'", rule="entry")
+        raise EntryError(shapes, rule="entry")
     how = _HOW.get(rest[0].lower())
     if how is None:
-        raise EntryError(f"a result is knock, gin, biggin or void, not {rest[0]!r}", rule="entry")
-    words = rest[1:]
-    upcard = None
-    points = None
-    for key in ("upcard", "points"):
-        if key in [w.lower() for w in words]:
-            i = [w.lower() for w in words].index(key)
+        raise EntryError(f"a result is knock, gin, biggin or void, not {quoted(rest[0])}", rule="entry")
+    # The name comes first (so a player called "Points" is a name there), then the
+    # deadwood counts and the options, in any order.
+    named = how != "void" and len(rest) > 1
+    words: list[str] = rest[2:] if named else rest[1:]
+    options: dict[str, str] = {}
+    numbers: list[str] = []
+    i = 0
+    while i < len(words):
+        key = words[i].lower()
+        if key in ("upcard", "points"):
             if i + 1 >= len(words):
                 raise EntryError(f"'{key}' needs a value", rule="entry")
-            if key == "upcard":
-                upcard = parse_card(words[i + 1])
-            else:
-                points = _int(words[i + 1], "points")
-            words = words[:i] + words[i + 2:]
+            if key in options:
+                raise EntryError(f"'{key}' is given twice", rule="entry")
+            options[key] = words[i + 1]
+            i += 2
+        else:
+            numbers.append(words[i])
+            i += 1
+    upcard = parse_card(options["upcard"]) if "upcard" in options else None
+    points = _int(options["points"], "points") if "points" in options else None
     if how == "void":
-        if words:
-            raise EntryError("'result void' takes nothing more", rule="entry")
-        return HandResultOnly(how="void", upcard=upcard)
-    need = 3 if how == "knock" else 2
-    if len(words) != need:
+        if numbers:
+            raise EntryError(f"'result void' takes nothing more, not {quoted(' '.join(numbers))}", rule="entry")
+        return HandResultOnly(how="void", upcard=upcard, points=points)
+    need = 2 if how == "knock" else 1
+    if not named or len(numbers) != need:
         shape = "NAME KNOCKER_DW DEFENDER_DW" if how == "knock" else "NAME DEFENDER_DW"
-        raise EntryError(f"'result {rest[0]} {shape}'", rule="entry")
-    out = _player(state, words[0])
-    k = _int(words[1], "the knocker's deadwood") if how == "knock" else 0
-    d = _int(words[-1], "the defender's deadwood")
+        raise EntryError(f"'result {rest[0]} {shape}' (quote a name with a space)", rule="entry")
+    out = _player(state, rest[1])
+    k = _int(numbers[0], "the knocker's deadwood") if how == "knock" else 0
+    d = _int(numbers[-1], "the defender's deadwood")
     return HandResultOnly(how=how, out=out, knocker_deadwood=k, defender_deadwood=d, upcard=upcard, points=points)
+
+
+def _typed(name: str) -> str:
+    """A name as an entry word: in quotes when it holds a space or starts with a quote
+    (:func:`ginlog.text.split_words`), with a quote that no word inside it ends with.
+
+    >>> print(_typed("Ann"), _typed("Mary Ann"), _typed("Ann' Lee"), _typed("'Bo"))
+    Ann 'Mary Ann' "Ann' Lee" ''Bo'
+    """
+    if " " not in name and name[:1] not in "'\"\u201c\u2018":
+        return name
+    for open_, close in (("'", "'"), ('"', '"'), ("\u201c", "\u201d"), ("\u2018", "\u2019")):
+        if close + " " not in name:
+            return f"{open_}{name}{close}"
+    return f"'{name}'"  # pragma: no cover - a name that ends a word with every kind of quote
 
 
 def entry_for(event: Event) -> str | None:
@@ -321,8 +382,8 @@ def entry_for(event: Event) -> str | None:
             return None
         case FirstDealer():
             if event.how == "cut" and event.cuts is not None:
-                return "cut " + " ".join(f"{p} {c}" for p, c in event.cuts.items())
-            return f"dealer {event.dealer}"
+                return "cut " + " ".join(f"{_typed(p)} {c}" for p, c in event.cuts.items())
+            return f"dealer {_typed(event.dealer)}"
         case HandDealt():
             return f"upcard {event.upcard}"
         case UpcardPassed():
@@ -353,7 +414,7 @@ def entry_for(event: Event) -> str | None:
             if event.how == "void":
                 return "result void" + extra
             dw = f"{event.knocker_deadwood} " if event.how == "knock" else ""
-            return f"result {event.how.replace('_', '')} {event.out} {dw}{event.defender_deadwood}{extra}"
+            return f"result {event.how.replace('_', '')} {_typed(event.out or '')} {dw}{event.defender_deadwood}{extra}"
         case HandVoid():
             return f"void {event.reason}"
         case Note():

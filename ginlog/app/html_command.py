@@ -10,11 +10,11 @@ has problems (the page is still written, its audit box lists them) or when
 not even its first line could be read (no page then).
 
 >>> import tempfile, os
->>> from ginlog.match.matchfile import new_match
+>>> from ginlog.match.session import MatchSession
 >>> from ginlog.game.rules import preset
 >>> folder = tempfile.mkdtemp()
 >>> path = os.path.join(folder, "m.jsonl")
->>> _ = new_match(path, ("Ann", "Bob"), preset("standard"))
+>>> _ = MatchSession.create(path, ("Ann", "Bob"), preset("standard"))
 >>> html(path, os.path.join(folder, "m.html"))
 0
 >>> open(os.path.join(folder, "m.html"), encoding="utf-8").read(15)

@@ -30,6 +30,7 @@ The mapping, action by action (see tests/data/openspiel/FORMAT.md):
 from __future__ import annotations
 
 import os
+import stat
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -290,22 +291,29 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
 
 def import_file(path: str | os.PathLike[str], outdir: str | os.PathLike[str]) -> Path:
     """Import one record file to ``OUTDIR/<stem>.jsonl``; refuse to overwrite."""
-    from ginlog.log import writer
-    from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
+    from ginlog.match.session import MatchSession
 
     src = Path(path)
     name = str(src)
     try:
-        text = src.read_text(encoding="utf-8")
+        text = _read_record(src)
     except (OSError, UnicodeDecodeError) as exc:
         raise _error(name, f"cannot read it: {exc}", rule="file") from None
     params, actions, _ = parse_record(text, name)
     events = record_events(params, actions, name)
     out = Path(outdir) / (src.stem + ".jsonl")
-    first, *rest = events
-    writer.create(out, event_type(first), SCHEMA_VERSION, event_fields(first))
-    writer.append_many(out, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in rest], expect=1)
+    MatchSession.write(out, events)
     return out
+
+
+def _read_record(src: Path) -> str:
+    """A record's text; a FIFO or a device is refused at once (a plain open of a FIFO waits for a writer)."""
+    fd = os.open(src, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{src} is not a regular file (a folder, a pipe, a socket or a device)")
+        os.set_blocking(fd, True)
+        return fh.read().decode("utf-8")
 
 
 def _expand(files: Iterable[str]) -> list[str]:

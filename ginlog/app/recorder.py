@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from ginlog.log import writer
 from ginlog.app.entry import parse_entry
-from ginlog.errors import Conflict, GinlogError
-from ginlog.log.events import SCHEMA_VERSION, HandShown, event_fields, event_type
-from ginlog.match.reading import read_match
-from ginlog.play.reducer import apply, legal_actions
-from ginlog.game.seats import Seat
-from ginlog.play.state import MatchState, Timeline
 from ginlog.app.views import describe, hand_summary, named, pretty, score_line, table_text, winner_name
+from ginlog.errors import Conflict, GinlogError
+from ginlog.game.seats import Seat
+from ginlog.log.events import HandShown
+from ginlog.match.session import MatchSession
+from ginlog.play.reducer import legal_actions
+from ginlog.play.state import MatchState, Timeline
+from ginlog.text import shown
 
 __all__ = ["run_recorder"]
 
@@ -51,27 +51,26 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
     interactive = stdin.isatty() and stdout.isatty()
 
     def say(text: str = "") -> None:
-        stdout.write(text + "\n")
+        # Every line shown (ginlog.text.shown): record text reaches the terminal seen, never acted on.
+        stdout.write("\n".join(map(shown, text.split("\n"))) + "\n")
         stdout.flush()
 
     try:
-        report = read_match(path)
+        session = MatchSession.open(path)
     except GinlogError as exc:
         stderr.write(exc.one_line() + "\n")
         return 1
-    tl = report.timeline
-    assert tl is not None
-    last_line = report.lines
     refused = 0
-    state = tl.state
-    say(f"{path}: {state.players[0]} v {state.players[1]}" + (f", resuming at event {last_line}" if last_line > 1 else ""))
+    state = session.state
+    say(f"{path}: {state.players[0]} v {state.players[1]}" + (f", resuming at event {session.seq}" if session.seq > 1 else ""))
     say(table_text(state))
     try:
-        while not tl.state.finished:
+        while not session.state.finished:
+            tl = session.timeline
             if interactive:
                 acts = legal_actions(tl.state)
                 turn = tl.state.players[tl.state.hand.turn] if tl.state.hand is not None else None
-                stdout.write((f"{turn}: " if turn else "") + " | ".join(acts) + "\n> ")
+                stdout.write(shown((f"{turn}: " if turn else "") + " | ".join(acts)) + "\n> ")
                 stdout.flush()
             raw = stdin.readline()
             if not raw:
@@ -90,48 +89,39 @@ def run_recorder(path: str, stdin: TextIO, stdout: TextIO, stderr: TextIO | None
                 continue
             try:
                 events = parse_entry(text, tl)
-                new = tl
-                seq = last_line
-                for ev in events:
-                    seq += 1
-                    new = apply(new, ev, seq)
                 if interactive and any(isinstance(e, HandShown) and e.melds is None for e in events):
-                    say(_proposal(tl, new))
+                    say(_proposal(tl, session.check(events)))
                     stdout.write("Accept? [Y/n] ")
                     stdout.flush()
                     answer = stdin.readline().strip().lower()
                     if answer in ("n", "no"):
                         say("Not written. Enter the show with melds: show [C C C] [C C C] C lay C")
                         continue
-                items = [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events]
-                writer.append_many(path, items, expect=last_line)
+                session.append(events)
             except Conflict as exc:
                 say(f"refused: {exc.one_line()}; re-reading the file")
                 refused += 1
                 try:
-                    report = read_match(path)
+                    session.reload()
                 except GinlogError as err:
                     stderr.write(err.one_line() + "\n")
                     return 1
-                tl, last_line = report.timeline, report.lines  # type: ignore[assignment]
-                assert tl is not None
                 continue
             except GinlogError as exc:
                 refused += 1
-                say(f"refused: {exc.message} [{exc.rule}] (nothing written)")
+                say(f"refused: {' '.join(exc.message.split())} [{exc.rule}] (nothing written)")
                 continue
             before = tl.state
-            tl, last_line = new, seq
             for ev in events:
-                say(f"ok {seq}: {describe(ev, before, tl.state)}")
-            _after(tl, before, say)
+                say(f"ok {session.seq}: {describe(ev, before, session.state)}")
+            _after(session.state, before, say)
     except KeyboardInterrupt:  # Ctrl-C at the table: stop cleanly; what was written stays
         say("")
 
-    if tl.state.finished:
-        say(_final(tl))
+    if session.state.finished:
+        say(_final(session.state))
     else:
-        say(f"Stopped at event {last_line}; 'ginlog record {path}' resumes.")
+        say(f"Stopped at event {session.seq}; 'ginlog record {path}' resumes.")
     return 1 if refused and not interactive else 0
 
 
@@ -147,8 +137,8 @@ def _proposal(before: Timeline, after: Timeline) -> str:
     return "ginlog arranges the hand"
 
 
-def _after(tl: Timeline, before: MatchState, say: Callable[[str], None]) -> None:
-    st = tl.state
+def _after(st: MatchState, before: MatchState, say: Callable[[str], None]) -> None:
+    """What the table is told after an entry: a hand's summary and the score, or who deals first."""
     if len(st.hands) > len(before.hands):
         say(hand_summary(st.hands[-1], st.players))
         say("Score: " + score_line(st))
@@ -162,8 +152,7 @@ def _name(st: MatchState, seat: Seat | None) -> str | None:
     return None if seat is None else st.players[seat]
 
 
-def _final(tl: Timeline) -> str:
-    st = tl.state
+def _final(st: MatchState) -> str:
     if st.phase == "abandoned":
         return f"Match abandoned: {st.abandoned}"
     b = st.tally.bonuses(st.rules)

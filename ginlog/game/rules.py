@@ -23,17 +23,21 @@ import attrs
 import cattrs
 
 from ginlog.game.cards import Card
-from ginlog.errors import RulesError
+from ginlog.errors import GinlogError, RulesError
+from ginlog.numbers import InRange, shown_int
 
 __all__ = [
     "Rules",
     "Oklahoma",
+    "Hollywood",
     "PRESETS",
     "preset",
     "with_knobs",
     "rules_to_dict",
+    "all_knobs",
     "rules_from_dict",
     "KNOB_HELP",
+    "KNOB_RANGES",
 ]
 
 NextDealer = Literal["winner", "loser", "alternate"]
@@ -42,9 +46,28 @@ Shutout = Literal["none", "double", "flat"]
 AceRule = Literal["gin", "one"]
 
 
-def _non_negative(_inst: object, attribute: attrs.Attribute[Any], value: int | None) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-        raise RulesError(f"{attribute.name} must be a whole number of 0 or more, not {value!r}", rule="rules")
+def _range(lo: int, hi: int) -> InRange:
+    """A knob's range: outside it, one :class:`RulesError` ``[rules]`` naming the knob and the range."""
+    return InRange(lo, hi, RulesError, "rules")
+
+
+# The ranges (docs: KNOB_HELP, README "Rules and knobs", rules.schema.json). Wide
+# enough for every table's house rules, narrow enough that no score, total or
+# message can grow past what a person would ever write down:
+#: Ten cards leave at most 98 deadwood (K K Q Q J J T T 9 9 in suits that make
+#: no meld), so 100 already means "any hand may knock".
+_KNOCK: Final = _range(0, 100)
+#: Bonuses: published rules give 10 to 500 (a game bonus); 1000 leaves room for house rules.
+_BONUS: Final = _range(0, 1000)
+#: The stock holds 31 cards after the deal.
+_STOCK: Final = _range(0, 31)
+#: A match to 1 point or more (published targets: 100 to 250); up to 10**9, a target
+#: no match reaches, for an open-ended series (the replay benchmark's matches); null is one hand.
+_TARGET: Final = _range(1, 10**9)
+#: OpenSpiel's limit is 50 takes; at least one take, or the knob would void every hand at once.
+_TAKES: Final = _range(1, 1000)
+#: A run of three can grow by at most ten cards at one end (13 ranks); 0 = no lay-off onto a run's end.
+_CHAIN: Final = _range(0, 10)
 
 
 def _one_of(*choices: str) -> Any:
@@ -71,28 +94,50 @@ class Oklahoma:
 
 
 @attrs.frozen(kw_only=True)
+class Hollywood:
+    """Hollywood scoring: three games at once (the rules: :mod:`ginlog.game.hollywood`).
+
+    A player's first winning hand scores in game 1, the second in games 1 and
+    2, the third and later in every open game; each game closes at
+    ``game_target`` with its own game bonus, boxes and shutout (the other
+    knobs); the match is over when all three are closed. Source: the Hollywood
+    Gin rules of rummy-games.com (rules/hollywood-gin.html).
+
+    ``shut_out_moves_on``: "If a player was shut out in one game, his next
+    score is entered as the first score in the next game in progress" (the
+    source; true). False counts strictly: a player's n-th winning hand scores
+    only in the open games among games 1 to n.
+    """
+
+    shut_out_moves_on: bool = True
+
+
+@attrs.frozen(kw_only=True)
 class Rules:
     """Every rule value, with the how-to guide's choices as defaults."""
 
-    knock_limit: int = attrs.field(default=10, validator=_non_negative)
-    gin_bonus: int = attrs.field(default=20, validator=_non_negative)
-    big_gin_bonus: int | None = attrs.field(default=None, validator=_non_negative)
-    undercut_bonus: int = attrs.field(default=10, validator=_non_negative)
+    knock_limit: int = attrs.field(default=10, validator=_KNOCK)
+    gin_bonus: int = attrs.field(default=20, validator=_BONUS)
+    big_gin_bonus: int | None = attrs.field(default=None, validator=_BONUS)
+    undercut_bonus: int = attrs.field(default=10, validator=_BONUS)
     undercut_on_tie: bool = True
     may_discard_taken_card: bool = False
-    void_stock_size: int = attrs.field(default=2, validator=_non_negative)
-    game_target: int | None = attrs.field(default=100, validator=_non_negative)
+    void_stock_size: int = attrs.field(default=2, validator=_STOCK)
+    game_target: int | None = attrs.field(default=100, validator=_TARGET)
     next_dealer: NextDealer = attrs.field(default="winner", validator=_one_of("winner", "loser", "alternate"))
-    game_bonus: int = attrs.field(default=0, validator=_non_negative)
-    box_bonus: int = attrs.field(default=0, validator=_non_negative)
+    game_bonus: int = attrs.field(default=0, validator=_BONUS)
+    box_bonus: int = attrs.field(default=0, validator=_BONUS)
     box_timing: BoxTiming = attrs.field(default="end", validator=_one_of("end", "hand"))
     shutout: Shutout = attrs.field(default="none", validator=_one_of("none", "double", "flat"))
-    shutout_bonus: int = attrs.field(default=100, validator=_non_negative)
+    shutout_bonus: int = attrs.field(default=100, validator=_BONUS)
     oklahoma: Oklahoma | None = None
-    upcard_take_limit: int | None = attrs.field(default=None, validator=_non_negative)
+    upcard_take_limit: int | None = attrs.field(default=None, validator=_TAKES)
     void_on_upcard_loop: bool = False
     wall_knock: bool = False
-    layoff_chain_limit: int | None = attrs.field(default=None, validator=_non_negative)
+    layoff_chain_limit: int | None = attrs.field(default=None, validator=_CHAIN)
+    # Added after schema 2: recorded only when set (SCHEMA_2_KNOBS, docs/VERSIONING.md).
+    hollywood: Hollywood | None = None
+    loop_counts_first_upcard: bool = False
 
     def knock_limit_for(self, first_upcard: Card) -> int:
         """The knock limit of a hand; under Oklahoma it comes from the first upcard.
@@ -140,7 +185,20 @@ KNOB_HELP: Final[dict[str, str]] = {
     "void_on_upcard_loop": "OpenSpiel: void when both players in turn take the upcard and discard it straight back",
     "wall_knock": "OpenSpiel: at the two-card stock the next player may still take the upcard to knock (else void)",
     "layoff_chain_limit": "OpenSpiel: most cards laid off at one end of a run; null = no limit",
+    "hollywood": "Hollywood scoring: three games at once, each to the target with its bonuses "
+    "({shut_out_moves_on}); null = one game",
+    "loop_counts_first_upcard": "OpenSpiel: the first upcard taken and discarded straight back counts toward "
+    "void_on_upcard_loop (the take limit still counts only later takes)",
 }
+
+#: knob -> (lowest, highest) whole number it may hold (a nullable knob may also be null).
+KNOB_RANGES: Final[dict[str, tuple[int, int]]] = {
+    f.name: (f.validator.lo, f.validator.hi) for f in attrs.fields(Rules) if isinstance(f.validator, InRange)
+}
+for _knob, (_lo, _hi) in KNOB_RANGES.items():
+    _nullable = "None" in str(attrs.fields_dict(Rules)[_knob].type)
+    KNOB_HELP[_knob] += f" [{_lo}..{_hi}{' or null' if _nullable else ''}]"
+del _knob, _lo, _hi, _nullable
 
 STANDARD: Final = Rules()
 
@@ -169,6 +227,10 @@ PRESETS: Final[dict[str, Rules]] = {
         void_on_upcard_loop=True,
         wall_knock=True,
         layoff_chain_limit=2,
+        loop_counts_first_upcard=True,
+    ),
+    "hollywood": attrs.evolve(
+        STANDARD, game_bonus=100, box_bonus=20, shutout="flat", shutout_bonus=100, hollywood=Hollywood()
     ),
 }
 
@@ -178,7 +240,8 @@ PRESET_HELP: Final[dict[str, str]] = {
     "modern": "modern tournament: gin 25, big gin 31, undercut 25; game 100, box 25, shutout doubles",
     "classic": "classic (Bicycle): 10/20/10; game 100, box 20, shutout +100",
     "oklahoma": "Oklahoma gin: the first upcard sets the knock limit (ace: gin only), spades double, to 150",
-    "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its loop voids, wall knock, 2-card lay-off chains",
+    "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its loop voids (a bounce of the first upcard counts), wall knock, 2-card lay-off chains",
+    "hollywood": "Hollywood (Hoyle): classic's 10/20/10 and bonuses, in three games at once, each to 100",
 }
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
@@ -203,8 +266,9 @@ SCHEMA_2_KNOBS: Final = frozenset({
     "void_stock_size", "game_target", "next_dealer", "game_bonus", "box_bonus", "box_timing", "shutout",
     "shutout_bonus", "oklahoma", "upcard_take_limit", "void_on_upcard_loop", "wall_knock", "layoff_chain_limit",
 })
-#: The knobs added since, with their defaults as JSON values (none yet).
-_LATER_KNOBS: Final = tuple(
+#: The knobs added since, with their defaults as JSON values: ``hollywood`` and
+#: ``loop_counts_first_upcard`` (OpenSpiel's repeated-move void also counts a bounce of the very first upcard).
+LATER_KNOBS: Final = tuple(
     (f.name, _converter.unstructure(f.default)) for f in attrs.fields(Rules) if f.name not in SCHEMA_2_KNOBS
 )
 
@@ -216,9 +280,21 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     True
     """
     data: dict[str, Any] = _converter.unstructure(rules)
-    for name, default in _LATER_KNOBS:
+    for name, default in LATER_KNOBS:
         if data[name] == default:
             del data[name]
+    return data
+
+
+def all_knobs(rules: Rules) -> dict[str, Any]:
+    """Every knob as JSON values, a later one too when at its default: what a person is shown (``ginlog rules``).
+
+    A match file records :func:`rules_to_dict` instead.
+
+    >>> "hollywood" in all_knobs(preset("standard")), "hollywood" in rules_to_dict(preset("standard"))
+    (True, False)
+    """
+    data: dict[str, Any] = _converter.unstructure(rules)
     return data
 
 
@@ -235,6 +311,9 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
     except RulesError:
         raise
     except Exception as exc:  # cattrs reports through exception groups
+        own = _first_ginlog_error(exc)
+        if own is not None:  # a knob's validator: its one error names the knob and its range
+            raise own from None
         raise RulesError(f"rules are not valid: {_cattrs_reason(exc)}", rule="rules") from None
 
 
@@ -258,7 +337,10 @@ def _check_types(data: Mapping[str, Any]) -> None:
                     if k == "spades_double" and not isinstance(v, bool):
                         raise RulesError("oklahoma.spades_double must be true or false", rule="rules")
                     if k == "ace" and v not in ("gin", "one"):
-                        raise RulesError(f"oklahoma.ace must be one of gin, one, not {v!r}", rule="rules")
+                        raise RulesError(f"oklahoma.ace must be one of gin, one, not {_short(v)}", rule="rules")
+            continue
+        if key == "hollywood":
+            _check_hollywood(value)
             continue
         nullable = "None" in str(fields[key].type)
         if value is None:
@@ -266,16 +348,46 @@ def _check_types(data: Mapping[str, Any]) -> None:
                 raise RulesError(f"{key} may not be null", rule="rules")
         elif isinstance(default, bool):
             if not isinstance(value, bool):
-                raise RulesError(f"{key} must be true or false, not {value!r}", rule="rules")
+                raise RulesError(f"{key} must be true or false, not {_short(value)}", rule="rules")
         elif isinstance(default, int) or default is None:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise RulesError(f"{key} must be a whole number, not {value!r}", rule="rules")
+                raise RulesError(f"{key} must be a whole number, not {_short(value)}", rule="rules")
         elif isinstance(default, str):
             if not isinstance(value, str):
-                raise RulesError(f"{key} must be text, not {value!r}", rule="rules")
+                raise RulesError(f"{key} must be text, not {_short(value)}", rule="rules")
             check = fields[key].validator
             if check is not None:
                 check(None, fields[key], value)  # names the knob and its choices
+
+
+def _check_hollywood(value: Any) -> None:
+    if value is None:
+        return
+    if not isinstance(value, Mapping):
+        raise RulesError("hollywood must be null or an object", rule="rules")
+    known = attrs.fields_dict(Hollywood)
+    for k, v in value.items():
+        if k not in known:
+            raise RulesError(f"unknown Hollywood knob {k!r}", rule="unknown-knob")
+        if not isinstance(v, bool):
+            raise RulesError(f"hollywood.{k} must be true or false", rule="rules")
+
+
+def _short(value: object) -> str:
+    """A value from a file, short enough for a one-line message."""
+    text = shown_int(value) if type(value) is int else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _first_ginlog_error(exc: BaseException) -> GinlogError | None:
+    """The first of ginlog's own errors inside cattrs' exception groups, if any."""
+    if isinstance(exc, GinlogError):
+        return exc
+    for sub in exc.exceptions if isinstance(exc, BaseExceptionGroup) else ():
+        found = _first_ginlog_error(sub)
+        if found is not None:
+            return found
+    return None
 
 
 def _cattrs_reason(exc: BaseException) -> str:
@@ -303,6 +415,15 @@ def _parse_knob_value(key: str, text: str) -> Any:
             return {"ace": "one", "spades_double": False}
         raise RulesError("oklahoma takes off, on (ace = gin only), one (ace = knock with 1), or "
                          "gin-nodouble / one-nodouble (no spade doubling)", rule="rules")
+    if key == "hollywood":
+        if low in ("off", "none", "null", "false", "no"):
+            return None
+        if low in ("on", "true", "yes"):
+            return {"shut_out_moves_on": True}
+        if low == "strict":
+            return {"shut_out_moves_on": False}
+        raise RulesError("hollywood takes off, on (a player shut out of a game enters the next one), or strict "
+                         "(a player's n-th win scores only in games 1 to n)", rule="rules")
     if isinstance(default, bool):
         if low in ("true", "yes", "on", "1"):
             return True
@@ -313,6 +434,10 @@ def _parse_knob_value(key: str, text: str) -> Any:
         return low
     if low in ("off", "none", "null", "no"):
         return None
+    if len(low) > 20:  # past any knob's range; int() of a long text is slow, and fails past 4,300 digits
+        lo, hi = KNOB_RANGES[key]
+        shown = low[:17] + f"…({len(low)} characters)"
+        raise RulesError(f"{key} must be a whole number from {lo} to {hi}, not {shown}", rule="rules")
     try:
         return int(low)
     except ValueError:
@@ -327,7 +452,7 @@ def with_knobs(rules: Rules, **knobs: str) -> Rules:
     >>> with_knobs(preset("standard"), knock_limt="9")
     Traceback (most recent call last):
     ...
-    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit [rules]
+    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit, hollywood, loop_counts_first_upcard [rules]
     """
     data = rules_to_dict(rules)
     for key, text in knobs.items():

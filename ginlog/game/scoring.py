@@ -3,7 +3,8 @@
 A :class:`HandResult` says only what happened (who went out, how, each side's
 deadwood after lay-offs). :func:`price_hand` applies the rules to it, and
 :class:`Tally` folds priced hands into a match: running totals, the winner at
-the target, who deals next, boxes, the game bonus and the shutout. Keeping
+the target, who deals next, boxes, the game bonus and the shutout (and,
+under Hollywood scoring, the three games of :mod:`ginlog.game.hollywood`). Keeping
 facts and prices apart means a record never stores a number the rules could
 get wrong, and an audit can re-price any record under its own rules.
 
@@ -23,16 +24,19 @@ players' names never enter a result, a score or the tally.
 
 from __future__ import annotations
 
-from typing import Final, Literal, TypeAlias
+from collections.abc import Iterable, Iterator
+from typing import Final, Literal
 
 import attrs
 
-from ginlog.game.cards import Card
 from ginlog.errors import IllegalMove
+from ginlog.game.bonuses import FinalBonuses, game_bonuses
+from ginlog.game.cards import Card
+from ginlog.game.hollywood import FRESH, Game, add_win, match_winner
 from ginlog.game.rules import Rules
 from ginlog.game.seats import OTHER, Seat
 
-__all__ = ["HandResult", "HandScore", "price_hand", "Tally", "FinalBonuses"]
+__all__ = ["HandResult", "HandScore", "price_hand", "Tally", "FinalBonuses", "running"]
 
 How = Literal["knock", "gin", "big_gin", "void"]
 Outcome = Literal["knock", "undercut", "gin", "big_gin", "void"]
@@ -92,82 +96,81 @@ def price_hand(rules: Rules, result: HandResult) -> HandScore:
     return HandScore("undercut", OTHER[result.out], (k - d + rules.undercut_bonus) * mult, "defender")
 
 
-#: Per seat, a bonus awarded (possibly 0 under odd knobs) or None where none was.
-Award: TypeAlias = tuple[int | None, int | None]
-_NONE: Final[Award] = (None, None)
-
-
-@attrs.frozen
-class FinalBonuses:
-    """End-of-match bonuses, per seat (None: not awarded, as opposed to an award of 0)."""
-
-    game: Award = _NONE
-    boxes: Award = _NONE
-    shutout: Award = _NONE
-
-    def total(self, seat: Seat) -> int:
-        return (self.game[seat] or 0) + (self.boxes[seat] or 0) + (self.shutout[seat] or 0)
-
-
-def _award(seat: Seat, value: int) -> Award:
-    return (value, None) if seat == 0 else (None, value)
-
-
 @attrs.frozen
 class Tally:
     """Running score of a match, folded hand by hand, per seat.
 
     ``points`` counts hand points (plus boxes when ``box_timing`` is
-    ``"hand"``); ``hands_won`` counts boxes. ``winner`` (a seat) is set once a
-    total reaches the target; after that nothing more may be added.
+    ``"hand"``); ``hands_won`` counts the hands each seat won. ``winner`` (a
+    seat) is set once a total reaches the target; :attr:`over` says the match
+    is over, and after that nothing more may be added.
+
+    Under Hollywood scoring (:mod:`ginlog.game.hollywood`) ``games`` holds the
+    three games (empty until the first hand scores), ``points`` is the sum of
+    their hand points, and the match is over when all three are closed; its
+    ``winner`` is then the seat ahead over the three (None on a tie).
 
     >>> from ginlog.game.rules import preset
     >>> t = Tally().add(preset("standard"), HandScore("gin", 0, 100))
-    >>> t.winner, t.final_totals(preset("standard"))
-    (0, (100, 0))
+    >>> t.winner, t.over, t.final_totals(preset("standard"))
+    (0, True, (100, 0))
+    >>> h = Tally().add(preset("hollywood"), HandScore("gin", 0, 100))
+    >>> h.over, [g.closed for g in h.games], h.points
+    (False, [True, False, False], (100, 0))
     """
 
     points: tuple[int, int] = (0, 0)
     hands_won: tuple[int, int] = (0, 0)
     winner: Seat | None = None
+    games: tuple[Game, ...] = ()
+
+    @property
+    def over(self) -> bool:
+        """The match is over: the target reached (under Hollywood: all three games closed)."""
+        if self.games:
+            return all(g.closed for g in self.games)
+        return self.winner is not None
 
     def add(self, rules: Rules, score: HandScore) -> Tally:
-        """Fold one priced hand in; a hand after the match was won is an error."""
-        if self.winner is not None:
-            raise IllegalMove("the match is over: it has been won", rule="match-over")
-        if score.winner is None:
+        """Fold one priced hand in; a hand after the match is over is an error."""
+        if self.over:
+            raise IllegalMove("the match is over: no more hands may be scored", rule="match-over")
+        w = score.winner
+        if w is None:
             return self
         gained = score.points + rules.box_bonus if rules.box_timing == "hand" else score.points
-        (a, b), (won_a, won_b) = self.points, self.hands_won
-        if score.winner == 0:
-            points, won, total = (a + gained, b), (won_a + 1, won_b), a + gained
-        else:
-            points, won, total = (a, b + gained), (won_a, won_b + 1), b + gained
+        won_a, won_b = self.hands_won
+        won = (won_a + 1, won_b) if w == 0 else (won_a, won_b + 1)
+        if rules.hollywood is not None:
+            games = add_win(rules, self.games or FRESH, w, self.hands_won[w], gained)
+            points = (sum(g.points[0] for g in games), sum(g.points[1] for g in games))
+            return Tally(points, won, match_winner(rules, games), games)
+        a, b = self.points
+        points = (a + gained, b) if w == 0 else (a, b + gained)
         target = rules.game_target
-        winner = score.winner if target is not None and total >= target else None
+        winner = w if target is not None and points[w] >= target else None
         return Tally(points, won, winner)
 
     def totals(self) -> tuple[int, int]:
         """Running totals by seat, without end-of-match bonuses."""
         return self.points
 
+    def hollywood_games(self, rules: Rules) -> tuple[Game, ...]:
+        """Hollywood's three games (fresh ones before any hand scored); () when Hollywood is off."""
+        if rules.hollywood is None:
+            return ()
+        return self.games or FRESH
+
     def bonuses(self, rules: Rules) -> FinalBonuses:
-        """The end-of-match bonuses (none until there is a winner)."""
-        w = self.winner
-        if w is None:
-            return FinalBonuses()
-        game = _award(w, rules.game_bonus) if rules.game_bonus else _NONE
-        boxes = _NONE
-        if rules.box_bonus and rules.box_timing == "end":
-            a, b = self.hands_won
-            boxes = (rules.box_bonus * a if a else None, rules.box_bonus * b if b else None)
-        shutout = _NONE
-        if self.points[OTHER[w]] == 0 and rules.shutout != "none":
-            if rules.shutout == "flat":
-                shutout = _award(w, rules.shutout_bonus)
-            else:  # double the winner's total, bonuses included
-                shutout = _award(w, self.points[w] + (game[w] or 0) + (boxes[w] or 0))
-        return FinalBonuses(game, boxes, shutout)
+        """The end-of-match bonuses (none until the match is over; under Hollywood, the three games' together)."""
+        if self.games:
+            if not self.over:
+                return FinalBonuses()
+            total = FinalBonuses()
+            for g in self.games:
+                total += g.bonuses(rules)
+            return total
+        return game_bonuses(rules, self.points, self.hands_won, self.winner)
 
     def final_totals(self, rules: Rules) -> tuple[int, int]:
         """Totals by seat with the end-of-match bonuses added."""
@@ -189,3 +192,16 @@ class Tally:
         if rules.next_dealer == "winner":
             return score.winner
         return OTHER[score.winner]
+
+
+def running(rules: Rules, scores: Iterable[HandScore]) -> Iterator[Tally]:
+    """The tally after each of ``scores`` in turn, from an empty one (what a score sheet shows row by row).
+
+    >>> from ginlog.game.rules import preset
+    >>> [t.points for t in running(preset("standard"), [HandScore("knock", 1, 8), HandScore("void", None, 0)])]
+    [(0, 8), (0, 8)]
+    """
+    tally = Tally()
+    for score in scores:
+        tally = tally.add(rules, score)
+        yield tally

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import os
 import stat
 import time
@@ -40,12 +41,18 @@ __all__ = [
     "fsync",
     "fsync_dir",
     "file_error",
+    "NAME_MAX",
+    "name_max",
+    "fitting_name",
 ]
 
 LOCK_TIMEOUT = 5.0
 """Seconds a writer waits for another writer's lock before giving up."""
 
 _CHUNK: Final = 65536
+
+NAME_MAX: Final = 255
+"""Longest file name, in bytes, on the file systems ginlog meets (ext4, xfs, btrfs, tmpfs, APFS)."""
 
 
 @attrs.frozen
@@ -210,10 +217,20 @@ def fsync(fd: int, label: str) -> None:
 
 
 def fsync_dir(path: str | os.PathLike[str], label: str) -> None:
-    """Make a new directory entry durable (some filesystems cannot; that is not an error)."""
+    """Make a new directory entry durable, as far as the directory lets us.
+
+    Some file systems cannot sync a directory, and a directory without read
+    permission (``chmod 0300``: files may be made in it, not listed) cannot
+    be opened to sync at all. Neither is an error: by then the file's own
+    bytes are synced, the entry is made, and the file system commits it on
+    its own within seconds. (Raising here reported a failure for a file that
+    had just been written, and blocked every retry with "already exists".)
+    """
     parent = os.path.dirname(os.path.abspath(os.fsdecode(path)))
     try:
         fd = os.open(parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except PermissionError:
+        return
     except OSError as exc:
         raise file_error(exc, parent, "open directory") from None
     try:
@@ -228,12 +245,15 @@ def fsync_dir(path: str | os.PathLike[str], label: str) -> None:
 def open_file(path: str | os.PathLike[str], flags: int, label: str, *, regular: bool = True) -> int:
     """Open as a raw fd, turning every OS failure into :class:`StoreError` (rule ``"file"``).
 
-    A directory is always refused; anything else that is not a regular file
-    (a pipe, a device) is refused unless ``regular=False`` (a reader may
-    stream from a FIFO; a writer may not append to one).
+    A directory is always refused, and so (unless ``regular=False``) is
+    anything else that is not a regular file: a FIFO, a socket, a device. The
+    open itself never blocks (``O_NONBLOCK``, cleared once the file is known
+    to be regular): a plain open of a FIFO waits until a writer opens it,
+    which hung ``ginlog audit *`` on a FIFO among the files. A stream (a pipe)
+    is read as ``-``, standard input.
     """
     try:
-        fd = os.open(path, flags | os.O_CLOEXEC)
+        fd = os.open(path, flags | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError as exc:
         raise file_error(exc, label, "open") from None
     try:
@@ -241,7 +261,15 @@ def open_file(path: str | os.PathLike[str], flags: int, label: str, *, regular: 
         if stat.S_ISDIR(mode):
             raise StoreError(f"{label} is a directory, not a match file", rule="file", path=label)
         if regular and not stat.S_ISREG(mode):
-            raise StoreError(f"{label} is not a regular file", rule="file", path=label)
+            raise StoreError(
+                f"{label} is not a regular file (a pipe, a socket or a device); give '-' to read standard input",
+                rule="file",
+                path=label,
+            )
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    except OSError as exc:
+        os.close(fd)
+        raise file_error(exc, label, "open") from None
     except BaseException:
         os.close(fd)
         raise
@@ -254,6 +282,44 @@ def fstat(fd: int, label: str) -> os.stat_result:
         return os.fstat(fd)
     except OSError as exc:
         raise file_error(exc, label, "stat") from None
+
+
+def name_max(folder: str | os.PathLike[str]) -> int:
+    """The longest file name (bytes) ``folder`` takes: its file system's, else :data:`NAME_MAX`."""
+    try:
+        return min(os.pathconf(folder, "PC_NAME_MAX"), 4096)
+    except (OSError, ValueError):
+        return NAME_MAX
+
+
+def fitting_name(base: str, suffix: str, limit: int = NAME_MAX) -> str:
+    """``base + suffix``, or, when that is over ``limit`` bytes, ``base`` cut short, ``~``, a hash of it, and ``suffix``.
+
+    So a side file of a long match file name still gets a name the file
+    system takes, that still starts like the match file's and still tells
+    two long names apart (the hash is of the whole ``base``). The cut falls
+    between characters, never inside one.
+
+    >>> fitting_name("m.jsonl", ".torn-20261129T195625Z")
+    'm.jsonl.torn-20261129T195625Z'
+    >>> name = fitting_name("x" * 250 + ".jsonl", ".torn-20261129T195625Z")
+    >>> len(name), name[:3], name[-32:]
+    (255, 'xxx', 'x~e9b8e2c4.torn-20261129T195625Z')
+    """
+    raw, tail = os.fsencode(base), os.fsencode(suffix)
+    if len(raw) + len(tail) <= limit:
+        return base + suffix
+    mark = b"~" + hashlib.sha256(raw).hexdigest()[:8].encode()
+    cut = raw[: max(0, limit - len(tail) - len(mark))]
+    for _ in range(3):  # back off to a character boundary (a UTF-8 character is at most 4 bytes)
+        try:
+            cut.decode("utf-8")
+            break
+        except UnicodeDecodeError as exc:
+            if exc.start < len(cut) - 3:  # not UTF-8 at all: keep the bytes as they are
+                break
+            cut = cut[: exc.start]
+    return os.fsdecode(cut + mark + tail)
 
 
 def file_error(exc: OSError, label: str, action: str) -> StoreError:

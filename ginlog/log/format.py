@@ -30,6 +30,7 @@ from typing import Any, Final
 import attrs
 
 from ginlog.errors import MalformedLine, StoreError
+from ginlog.text import has_lone_surrogate
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -125,8 +126,9 @@ def encode(
     and so the same digest (and :mod:`ginlog.log.known` can recognise it).
     Raises :class:`StoreError` (rule ``"envelope"``) for a bad envelope value
     or a field named like an envelope key, rule ``"encode"`` for a value JSON
-    cannot hold (NaN, a set, a lone surrogate), and :class:`MalformedLine`
-    (``"line-too-long"``) past :data:`MAX_LINE_BYTES`.
+    cannot hold (NaN, a set), rule ``"surrogate"`` for a lone surrogate
+    (UTF-8 cannot carry one: the same rule the reader gives such a line), and
+    :class:`MalformedLine` (``"line-too-long"``) past :data:`MAX_LINE_BYTES`.
 
     >>> encode(2, "2026-11-29T19:56:25.123Z", "card_drawn", 2, "ab" * 32, {"player": "Bo"})[:40]
     b'{"seq":2,"ts":"2026-11-29T19:56:25.123Z"'
@@ -153,7 +155,12 @@ def encode(
         obj[key] = value
     try:
         raw = json.dumps(obj, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except (ValueError, TypeError, RecursionError, UnicodeEncodeError) as exc:
+    except UnicodeEncodeError:
+        raise StoreError(
+            f"event {seq} ({type}) holds a lone surrogate (text that was not UTF-8?), which no UTF-8 line can carry",
+            rule="surrogate",
+        ) from None
+    except (ValueError, TypeError, RecursionError) as exc:
         raise StoreError(f"event {seq} ({type}) cannot be written as JSON: {exc}", rule="encode") from None
     if len(raw) > MAX_LINE_BYTES:
         raise MalformedLine(
@@ -171,7 +178,8 @@ def parse_line(raw: bytes) -> dict[str, Any]:
     """Decode one line to a JSON object, or raise :class:`MalformedLine` (no place set).
 
     Strict: invalid UTF-8, NaN or infinities, numbers out of range, a key twice
-    in one object, and anything but an object are refused, each with its rule.
+    in one object, a lone surrogate (a ``\\ud800`` escape without its pair: no
+    text can hold it) and anything but an object are refused, each with its rule.
 
     >>> parse_line(b'{"seq":1,"seq":2}')
     Traceback (most recent call last):
@@ -205,7 +213,31 @@ def parse_line(raw: bytes) -> dict[str, Any]:
     if not isinstance(obj, dict):
         kind = {list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(obj), "number")
         raise MalformedLine(f"expected a JSON object, found a JSON {kind}", rule="not-object")
+    if b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None and _holds_surrogate(obj):
+        raise MalformedLine(
+            "a string holds a lone surrogate (a \\uD800-\\uDFFF escape without its pair)", rule="surrogate"
+        )
     return obj
+
+
+#: A ``\\uD800``-``\\uDFFF`` escape: only a line holding one can decode to a lone
+#: surrogate (UTF-8 refuses an encoded one), so only such a line is searched.
+_SURROGATE_ESCAPE: Final = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+
+
+def _holds_surrogate(value: object) -> bool:
+    """Whether a decoded JSON value holds a lone surrogate in any string, key or value, at any depth.
+
+    >>> _holds_surrogate({"a": [1, {"b\\ud800": None}]}), _holds_surrogate({"a": "\\U0001f600"})
+    (True, False)
+    """
+    if isinstance(value, str):
+        return has_lone_surrogate(value)
+    if isinstance(value, dict):
+        return any(has_lone_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_surrogate(v) for v in value)
+    return False
 
 
 def too_long(size: int) -> MalformedLine:

@@ -123,7 +123,14 @@ class KnownBodies:
             bodies.clear()
         bodies[key] = event
 
-    def check(self, lines: Sequence[bytes], digests: Sequence[str], prev: str | None, seq: int) -> list[Event | None] | None:
+    def check(
+        self,
+        lines: Sequence[bytes],
+        digests: Sequence[str],
+        prev: str | None,
+        seq: int,
+        stamps: list[bytes] | None = None,
+    ) -> list[Event | None] | None:
         """For each line of a block, its event if the line is as ginlog writes it and its body is known, else None.
 
         ``prev`` is the digest before the block and ``seq`` the seq its first
@@ -135,6 +142,10 @@ class KnownBodies:
         Every step is one call over the whole block, so the cost per line is
         a few C-level operations. Returns None, without looking, when nothing
         can be known (no body remembered, no body reader).
+
+        ``stamps``, a list, receives each line's time as its bytes (24 of
+        them, ``2026-11-29T19:56:25.123Z``), meaningful for the lines whose
+        event is returned: the reader compares them for the time order.
         """
         if not self._bodies and not self.decode:
             return None
@@ -143,7 +154,8 @@ class KnownBodies:
         links += map(_LINK, map(str.encode, digests[:-1]))
         befores, _, afters = zip(*map(bytes.partition, lines, links))
         mids: list[bytes] = []
-        stamps: list[bytes] = []
+        if stamps is None:
+            stamps = []
         wrong: list[int] = []  # lines that do not begin with the seq they must have
         at = 0
         while at < n:  # the seq's width sets where the time ends: one slice per width

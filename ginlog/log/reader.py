@@ -10,10 +10,17 @@ Problems go to ``report`` (a function; :func:`read_lines` makes one from an
 ``errors`` list) and reading goes on: a malformed line is not yielded, but the
 next line's ``prev`` is still compared with the malformed line's digest, so
 an edited line breaks one link and a deleted line breaks the next line's
-``seq`` and link. Lines whose ``seq`` or ``prev`` are wrong are yielded (they
-parsed) after their errors are reported. A problem with the file itself (it
-cannot be opened or read: a plain :class:`~ginlog.errors.StoreError`) is
-reported and ends the reading.
+``seq`` and link. After a wrong ``seq`` the reader goes on from the line it
+read, and takes the next line on either count (the one that line gave, or
+the one before it), so one fault is one error: a deleted, repeated or
+renumbered line breaks one ``seq``, not every one after it. Lines whose
+``seq`` or ``prev`` are wrong are yielded (they parsed) after their errors
+are reported. A problem with the file itself (it cannot be opened or read,
+it is not a regular file: a plain :class:`~ginlog.errors.StoreError`) is
+reported and ends the reading. Given ``warn``, a time earlier than the line
+before's is a warning (``time-order``): times of one format (all that ginlog
+writes) compare as their bytes, so on the fast path a block's times are
+compared in one sort, others through a normal form.
 
 Memory stays flat whatever the file size: a block is at most ``block`` bytes
 plus one line, and a line longer than :data:`~ginlog.log.format.MAX_LINE_BYTES`
@@ -41,11 +48,13 @@ import hashlib
 import itertools
 import operator
 import os
+import re
 from collections.abc import Callable, Generator, Iterator
 from typing import TYPE_CHECKING, BinaryIO, Final, cast
 
 import attrs
 
+from ginlog.caveats import Caveat
 from ginlog.errors import GinlogError, IntegrityError, MalformedLine, StoreError, TornTail
 from ginlog.log.files import file_error, lock, open_file
 from ginlog.log.format import MAX_LINE_BYTES, MAX_SEQ, Line, parse_line, short_repr, too_long
@@ -54,7 +63,7 @@ if TYPE_CHECKING:
     from ginlog.log.events import Event
     from ginlog.log.known import KnownBodies
 
-__all__ = ["BLOCK", "Line", "Run", "Report", "Source", "read_lines", "read_runs", "label_of"]
+__all__ = ["BLOCK", "Line", "Run", "Report", "Warn", "Source", "read_lines", "read_runs", "label_of"]
 
 #: Bytes read at a time (and so the lines a :class:`~ginlog.log.known.KnownBodies` checks together).
 BLOCK: Final = 1 << 16
@@ -65,9 +74,19 @@ Source = str | os.PathLike[str] | BinaryIO
 #: Where the reader sends each problem: raise it to stop, return to read on.
 Report = Callable[[GinlogError], None]
 
+#: Where the reader sends each warning (a time earlier than the line before's).
+Warn = Callable[[Caveat], None]
+
 _sha256: Final = hashlib.sha256
 _hexdigest: Final = operator.methodcaller("hexdigest")
 _TORN_SHOWN: Final = 120  # bytes of a too-long torn line kept for its message
+#: Short malformed lines already read, and why (a file of garbage repeats itself: "x" a million
+#: times was 1,000,000 JSON parses, each failing twice): message and rule, bounded.
+_MALFORMED: Final[dict[bytes, tuple[str, str]]] = {}
+_MALFORMED_BYTES: Final = 256
+_MALFORMED_SIZE: Final = 4096
+#: A line's time, loosely (the decoder checks it strictly): the seconds, and the fraction if any.
+_TS: Final = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2})(?:\.([0-9]{1,6}))?Z").fullmatch
 
 
 @attrs.frozen
@@ -132,24 +151,29 @@ def read_runs(
     name: str | None = None,
     known: KnownBodies | None = None,
     block: int = BLOCK,
+    warn: Warn | None = None,
 ) -> Generator[Line | Run, None, None]:
     """The reader, with the known-body fast path if ``known`` is given: parsed :class:`Line`\\ s and :class:`Run`\\ s.
 
     Every problem goes to ``report``; one with the file itself ends the
     reading after it is reported. Without ``known`` every item is a
-    :class:`Line`. A path is opened read-only (a FIFO is fine); if the file
-    seems to end in a torn line the reader waits once for any writer's lock,
-    since it can catch a line while another process is still writing it, and
-    only what is still torn after that is torn.
+    :class:`Line`. Given ``warn``, a line whose time is earlier than the
+    line before's is warned of (``time-order``). A path is opened read-only
+    and must be a regular file (a FIFO or a device is refused at once,
+    without waiting for a writer; a stream is given as a stream); if the
+    file seems to end in a torn line the reader waits once for any writer's
+    lock, since it can catch a line while another process is still writing
+    it, and only what is still torn after that is torn.
     """
     label = label_of(source, name)
     try:
         if isinstance(source, (str, bytes, os.PathLike)):
-            fd = open_file(source, os.O_RDONLY, label, regular=False)
+            fd = open_file(source, os.O_RDONLY, label)
             with open(fd, "rb", buffering=0) as stream:
-                yield from _read(stream, label, report, lambda: lock(fd, label, fcntl.LOCK_SH), known, block)
+                settle = lambda: lock(fd, label, fcntl.LOCK_SH)  # noqa: E731
+                yield from _read(stream, label, report, settle, known, block, warn)
         else:
-            yield from _read(source, label, report, None, known, block)
+            yield from _read(source, label, report, None, known, block, warn)
     except StoreError as exc:
         if type(exc) is not StoreError:
             raise  # a problem with a line, raised by ``report``
@@ -157,15 +181,25 @@ def read_runs(
 
 
 class _Chain:
-    """Where the chain stands (the seq and the link the next line must have), and the check of one line."""
+    """Where the chain stands (the seq and the link the next line must have, the last time), and the check of one line.
 
-    __slots__ = ("label", "report", "seq", "prev")
+    After a line whose seq is wrong, the next line may follow either that
+    line or the count before it (``alt``): a deleted or repeated line, or
+    one edited seq, is then one error, not two.
+    """
 
-    def __init__(self, label: str, report: Report) -> None:
+    __slots__ = ("label", "report", "seq", "alt", "prev", "warn", "stamp", "stamp_text", "ts_text")
+
+    def __init__(self, label: str, report: Report, warn: Warn | None = None) -> None:
         self.label = label
         self.report = report
         self.seq = 1
+        self.alt: int | None = None  # right after a wrong seq: the seq the count before it gives
         self.prev: str | None = None
+        self.warn = warn
+        self.stamp: bytes | None = None  # the last time seen, as a sortable key (see _key)
+        self.stamp_text = ""  # ... and as the line gave it
+        self.ts_text: object = None  # the last ts value of a line read in full (most repeat)
 
     def line(self, raw: bytes, line_digest: str, lineno: int) -> Line | None:
         """Parse one line and check its envelope; None if it cannot be read (reported)."""
@@ -173,12 +207,21 @@ class _Chain:
         try:
             if len(raw) > MAX_LINE_BYTES:
                 raise too_long(len(raw))
+            bad = _MALFORMED.get(raw)
+            if bad is not None:
+                raise MalformedLine(bad[0], rule=bad[1])
             data = parse_line(raw)
         except MalformedLine as exc:
-            report(exc.at(path=label, line=lineno))
+            if len(raw) <= _MALFORMED_BYTES and raw not in _MALFORMED:
+                if len(_MALFORMED) >= _MALFORMED_SIZE:
+                    _MALFORMED.clear()
+                _MALFORMED[raw] = (exc.message, exc.rule)
+            exc.path, exc.line = label, lineno  # (a new error, ours alone: no copy needed)
+            report(exc)
             self.skip(line_digest)
             return None
-        expect = self.seq
+        expect, alt = self.seq, self.alt
+        self.alt = None
         seq = data.get("seq")
         known_seq = seq if type(seq) is int and 0 < seq <= MAX_SEQ else None
         if known_seq is None:
@@ -186,7 +229,7 @@ class _Chain:
             report(IntegrityError(f"seq must be a whole number from 1, found {found}", rule="seq", path=label, line=lineno))
             next_seq = expect + 1
         else:
-            if known_seq != expect:
+            if known_seq != expect and known_seq != alt:
                 report(
                     IntegrityError(
                         f"expected seq {expect}, found {known_seq}: lines were deleted, inserted, repeated or reordered",
@@ -196,6 +239,7 @@ class _Chain:
                         seq=known_seq,
                     )
                 )
+                self.alt = (alt if alt is not None else expect) + 1
             next_seq = known_seq + 1
         prev = self.prev
         if "prev" not in data:
@@ -211,12 +255,56 @@ class _Chain:
             report(IntegrityError(msg, rule="chain", path=label, line=lineno, seq=known_seq))
         self.prev = line_digest
         self.seq = next_seq
+        if self.warn is not None:
+            ts = data.get("ts")
+            if ts != self.ts_text:
+                self.ts_text = ts
+                m = _TS(ts) if type(ts) is str else None
+                if m is not None:
+                    self.time(_key(m[1], m[2] or ""), m[0], lineno, known_seq)
         return Line(lineno=lineno, raw=raw, data=data, digest=line_digest)
 
     def skip(self, line_digest: str) -> None:
         """A line that could not be read: it still holds a seq, and the next line must link to it."""
         self.prev = line_digest
         self.seq += 1
+        self.alt = None
+
+    def time(self, key: bytes, text: str, lineno: int, seq: int | None) -> None:
+        """Line ``lineno`` was written at ``text`` (``key`` its sortable form): warn if that is before the last time."""
+        if self.stamp is not None and key < self.stamp:
+            assert self.warn is not None
+            self.warn(
+                Caveat(
+                    "time-order",
+                    f"the time {text} is earlier than the line before's, {self.stamp_text}:"
+                    " a clock was set back, or lines were moved",
+                    path=self.label,
+                    line=lineno,
+                    seq=seq,
+                )
+            )
+        self.stamp, self.stamp_text = key, text
+
+    def times(self, stamps: list[bytes], lineno: int, seq: int) -> None:
+        """Lines ``lineno``... (events ``seq``...) as ginlog writes them, their times ``stamps``: :meth:`time` for each that goes back."""
+        first = stamps[0]
+        key = first[:23] + b"000"
+        if self.stamp is not None and key < self.stamp:
+            self.time(key, first.decode(), lineno, seq)
+        if stamps != sorted(stamps):  # (times of one format sort as their bytes)
+            for i in range(1, len(stamps)):
+                if stamps[i] < stamps[i - 1]:
+                    self.stamp, self.stamp_text = stamps[i - 1][:23] + b"000", stamps[i - 1].decode()
+                    self.time(stamps[i][:23] + b"000", stamps[i].decode(), lineno + i, seq + i)
+        last = stamps[-1]
+        self.stamp, self.stamp_text = last[:23] + b"000", last.decode()
+        self.ts_text = None
+
+
+def _key(seconds: str, fraction: str) -> bytes:
+    """A time as bytes that sort as the times do, whatever the digits of its fraction: ``...:25.123000``."""
+    return f"{seconds}.{fraction:0<6}".encode()
 
 
 def _read(
@@ -226,15 +314,17 @@ def _read(
     settle: Callable[[], None] | None,
     known: KnownBodies | None,
     block: int,
+    warn: Warn | None = None,
 ) -> Iterator[Line | Run]:
     """The streaming loop behind :func:`read_runs`: blocks in, lines (and runs) out.
 
     ``settle`` is called once if the file seems to end in a torn line (see :func:`read_runs`).
     """
-    chain = _Chain(label, report)
+    chain = _Chain(label, report, warn)
     read = _block_reader(stream, label, block)
     lineno = 0
     pending = b""
+    stamps: list[bytes] | None = None
     while True:
         data = read()
         lines = (pending + data).split(b"\n") if pending else data.split(b"\n")
@@ -243,14 +333,16 @@ def _read(
             first = lineno + 1
             lineno += len(lines)
             digests = list(map(_hexdigest, map(_sha256, lines)))
-            bodies = None if known is None else known.check(lines, digests, chain.prev, chain.seq)
+            if warn is not None:
+                stamps = []
+            bodies = None if known is None else known.check(lines, digests, chain.prev, chain.seq, stamps)
             if bodies is None:
                 for i, raw in enumerate(lines):
                     line = chain.line(raw, digests[i], first + i)
                     if line is not None:
                         yield line
             else:
-                yield from _runs(chain, lines, digests, bodies, first)
+                yield from _runs(chain, lines, digests, bodies, first, stamps)
         if len(pending) > MAX_LINE_BYTES:
             lineno += 1
             rest = _skip_long(read, chain, pending, lineno)
@@ -270,9 +362,17 @@ def _read(
 
 
 def _runs(
-    chain: _Chain, lines: list[bytes], digests: list[str], bodies: list[Event | None], first: int
+    chain: _Chain,
+    lines: list[bytes],
+    digests: list[str],
+    bodies: list[Event | None],
+    first: int,
+    stamps: list[bytes] | None = None,
 ) -> Iterator[Line | Run]:
-    """A block's lines, given which are known (``bodies[i]`` not None): runs of known lines, the rest one by one."""
+    """A block's lines, given which are known (``bodies[i]`` not None): runs of known lines, the rest one by one.
+
+    ``stamps`` (when times are watched) are the lines' times as :meth:`KnownBodies.check` found them.
+    """
     n = len(lines)
     slow = itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None)))
     base = chain.seq
@@ -285,8 +385,11 @@ def _runs(
                     if line is not None:
                         yield line
             else:
+                if stamps is not None:
+                    chain.times(stamps[i:j], first + i, chain.seq)
                 yield Run(first + i, chain.seq, cast("list[Event]", bodies[i:j]), digests[i:j], lines[i:j])
                 chain.seq += j - i
+                chain.alt = None
                 chain.prev = digests[j - 1]
         if j < n:
             line = chain.line(lines[j], digests[j], first + j)

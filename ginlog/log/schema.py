@@ -7,7 +7,7 @@ class's attrs fields and type hints instead (``Card`` -> the 52 canonical
 cards, ``tuple[Card, ...]`` -> an array of distinct cards, ``Literal`` -> an
 enum, ``X | None`` -> also null, ``Rules`` -> ``rules.schema.json`` ...) and
 turns the attrs validators into keywords (names 1-40 printable characters,
-deadwood 0-200, text at most 2000 characters, ...). A validator it does not
+deadwood 0-200, every knob's range, text at most 2000 characters, ...). A validator it does not
 know makes generation fail, so the schema cannot silently fall behind.
 
 The files in the repository's ``schemas/`` folder are this module's output
@@ -57,11 +57,11 @@ import attrs
 
 from ginlog import __version__
 from ginlog.log import events as _events
-from ginlog.game import rules as _rules
 from ginlog.game.cards import DECK, Card
 from ginlog.errors import EventError
 from ginlog.log.events import EVENT_TYPES, MAX_NAME, MAX_TEXT, SCHEMA_VERSION, MatchStarted
 from ginlog.game.rules import KNOB_HELP, Rules
+from ginlog.numbers import InRange
 
 __all__ = ["BASE_URI", "build_schemas", "schema_for", "schema_json", "write_schemas"]
 
@@ -148,10 +148,6 @@ _NOT_EXPRESSED: Final = (
 _VALIDATOR_KEYWORDS: Final[dict[Callable[..., Any], dict[str, Any]]] = {
     _events._name: {"$ref": NAME_FILE},
     _events._text: {"maxLength": MAX_TEXT},
-    _events._deadwood: {"minimum": 0, "maximum": 200},
-    _events._positive: {"minimum": 1},
-    _events._non_negative: {"minimum": 0, "maximum": 1_000_000},
-    _rules._non_negative: {"minimum": 0},
 }
 
 
@@ -179,6 +175,8 @@ def _validator_keywords(v: Any, where: str) -> tuple[dict[str, Any], dict[str, A
         outer, _ = _validator_keywords(getattr(v, "iterable_validator", None), where)
         inner, _ = _validator_keywords(v.member_validator, where)
         return outer, inner
+    if isinstance(v, InRange):  # every count and knob (ginlog.numbers)
+        return {"minimum": v.lo, "maximum": v.hi}, {}
     if getattr(v, "__qualname__", "") == "_one_of.<locals>.check":  # rules._one_of(...)
         return {"enum": list(inspect.getclosurevars(v).nonlocals["choices"])}, {}
     try:

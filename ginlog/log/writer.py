@@ -13,16 +13,32 @@ it is written, so the writer never writes a line the reader cannot read.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from ginlog.errors import Conflict, MalformedLine, StoreError, TornTail
-from ginlog.log.files import file_error, fsync, fsync_dir, fstat, head_of, lock, open_file, read_tail, write_all
-from ginlog.log.format import Line, digest, encode, is_int, now_ts, parse_line, short_repr
+from ginlog.log.files import (
+    Tail,
+    file_error,
+    fitting_name,
+    fsync,
+    fsync_dir,
+    fstat,
+    head_of,
+    lock,
+    name_max,
+    open_file,
+    pread,
+    read_tail,
+    write_all,
+)
+from ginlog.log.format import MAX_LINE_BYTES, Line, digest, encode, is_int, now_ts, parse_line, short_repr
 
 if TYPE_CHECKING:  # pathlib loads only where used: `ginlog play` starts faster
     from pathlib import Path
@@ -54,32 +70,81 @@ def create(
     """Start a new match file with its first line (``seq`` 1, ``prev`` null).
 
     Refuses an existing path (rule ``"exists"``): a match file is never
-    overwritten. The line is written in one ``write`` and both the file and its
-    directory are fsynced, so after a crash the file is either absent, empty
-    or holds one whole line (a torn line is left for :func:`repair`).
+    overwritten. The line goes to a new hidden file in the same directory
+    (``.<name>.new-<random>``), is fsynced there, and is then hard-linked
+    into place: ``link`` fails when the name is taken, so "never overwrite"
+    holds against any other writer, and the match file appears whole or not
+    at all. When the write fails (a full disk, a file size limit) the
+    hidden file is removed and nothing is left behind, so the next try can
+    succeed; a crash leaves at most the hidden file, never a 0-byte match
+    file that blocks every retry. On a file system without hard links the
+    file is made in place (``O_EXCL``) and removed again if its write fails.
 
         create("m.jsonl", "note", 2, {"text": "hello"})
     """
     label = os.fsdecode(path)
     raw, data = _build(1, ts if ts is not None else now_ts(), type, v, None, fields)
+    line = Line(lineno=1, raw=raw, data=data, digest=digest(raw))
+    if os.path.lexists(path):  # early, for a plain message; the link below is what decides
+        raise _exists(label)
+    folder, name = os.path.split(label)
+    folder = folder or "."
+    suffix = f".new-{os.urandom(4).hex()}"
+    temp = os.path.join(folder, fitting_name("." + name, suffix, name_max(folder)))
+    try:
+        fd = os.open(temp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise file_error(exc, label, "create") from None
+    linked = False
+    try:
+        try:
+            write_all(fd, raw + b"\n", 0, label)
+            fsync(fd, label)
+        finally:
+            os.close(fd)
+        try:
+            os.link(temp, path, follow_symlinks=False)
+            linked = True
+        except FileExistsError:
+            raise _exists(label) from None
+        except OSError as exc:
+            if exc.errno not in _NO_LINKS:
+                raise file_error(exc, label, "create") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    if not linked:
+        _create_in_place(path, raw, label)
+    fsync_dir(path, label)
+    return line
+
+
+#: What ``link`` says on a file system without hard links (FAT, some network and FUSE ones).
+_NO_LINKS: Final = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.ENOSYS, errno.EMLINK})
+
+
+def _exists(label: str) -> StoreError:
+    return StoreError("the file already exists; a match file is never overwritten", rule="exists", path=label)
+
+
+def _create_in_place(path: str | os.PathLike[str], raw: bytes, label: str) -> None:
+    """:func:`create` without hard links: ``O_EXCL``, written under the lock, removed again if the write fails."""
     try:
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o644)
     except FileExistsError:
-        raise StoreError(
-            "the file already exists; a match file is never overwritten",
-            rule="exists",
-            path=label,
-        ) from None
+        raise _exists(label) from None
     except OSError as exc:
         raise file_error(exc, label, "create") from None
     try:
         lock(fd, label)
         write_all(fd, raw + b"\n", 0, label)
         fsync(fd, label)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # ours, still empty (write_all cut it back), and locked: nobody wrote to it
+        raise
     finally:
         os.close(fd)
-    fsync_dir(path, label)
-    return Line(lineno=1, raw=raw, data=data, digest=digest(raw))
 
 
 def append(
@@ -163,19 +228,42 @@ def repair(path: str | os.PathLike[str]) -> RepairReport:
     """Move a torn tail to a side file and cut the match back to its last whole line.
 
     Nothing is thrown away: the torn bytes go to ``<name>.torn-<UTC stamp>``
-    (``-2``, ``-3``... if taken), fsynced before the match file is truncated.
-    With nothing torn, nothing changes and ``RepairReport(None, b"")`` is returned.
+    (``-2``, ``-3``... if taken), fsynced before the match file is truncated;
+    for a name too long for that, the side file's name is shortened to fit
+    the file system (:func:`~ginlog.log.files.fitting_name`: the start of the
+    name, ``~`` and a hash). With nothing torn, nothing changes and
+    ``RepairReport(None, b"")`` is returned.
+
+    Only a match file is cut, and only the file itself:
+
+    - a symbolic link is refused (opened with ``O_NOFOLLOW``; repair the file
+      it points to by its own name);
+    - the file's first line must be a ``match_started`` line with ``seq`` 1
+      and ``prev`` null, as :func:`create` writes it; or, when the file holds
+      no complete line at all, its bytes must be the start of one as ginlog
+      writes it (``{"seq":1,"ts":"<time>","type":"match_started",...``: a
+      crash in the first write). Anything else (notes without a final
+      newline, a JSON file of another program) is refused with rule
+      ``not-a-match`` and left as it is.
 
         repair("m.jsonl")  # RepairReport(side_file=Path('m.jsonl.torn-20261129T195625Z'), torn=b'{"se')
     """
     label = os.fsdecode(path)
-    fd = open_file(path, os.O_RDWR, label)
+    if os.path.islink(path):
+        raise _symlink(label)
+    try:
+        fd = open_file(path, os.O_RDWR | os.O_NOFOLLOW, label)
+    except StoreError:
+        if os.path.islink(path):  # made a link since the check above
+            raise _symlink(label) from None
+        raise
     try:
         lock(fd, label)
         size = fstat(fd, label).st_size
         tail = read_tail(fd, size, label)
         if not tail.torn:
             return RepairReport(side_file=None, torn=b"")
+        _check_match_file(fd, tail, label)
         from pathlib import Path
 
         side = _write_side_file(Path(os.fsdecode(path)), tail.torn)
@@ -189,10 +277,63 @@ def repair(path: str | os.PathLike[str]) -> RepairReport:
         os.close(fd)
 
 
+#: The type of every match file's first line (:class:`ginlog.log.events.MatchStarted`).
+FIRST_TYPE: Final = "match_started"
+#: How :func:`create` begins a match file, ``0`` standing for any digit of the time.
+_FIRST_LINE_START: Final = b'{"seq":1,"ts":"0000-00-00T00:00:00.000Z","type":"' + FIRST_TYPE.encode() + b'","v":'
+
+
+def _symlink(label: str) -> StoreError:
+    return StoreError(
+        f"{label} is a symbolic link; repair cuts only a match file itself: repair the file it points to",
+        rule="file",
+        path=label,
+    )
+
+
+def _check_match_file(fd: int, tail: Tail, label: str) -> None:
+    """Refuse (rule ``not-a-match``) unless the file is a match file: see :func:`repair`."""
+    if tail.end == 0:
+        if _could_begin_a_match(tail.torn):
+            return
+        why = "it holds no complete line, and its bytes are not the start of a match_started line"
+    else:
+        first = pread(fd, min(tail.end, MAX_LINE_BYTES + 1), 0, label)
+        newline = first.find(b"\n")
+        try:
+            data = parse_line(first[:newline]) if newline >= 0 else None
+        except MalformedLine:
+            data = None
+        if data is not None and data.get("seq") == 1 and data.get("type") == FIRST_TYPE and "prev" in data \
+                and data["prev"] is None and type(data["seq"]) is int:
+            return
+        why = "its first line is not a match_started line (seq 1, prev null)"
+    raise StoreError(f"{label} is not a match file: {why}; nothing was changed", rule="not-a-match", path=label)
+
+
+def _could_begin_a_match(torn: bytes) -> bool:
+    """Whether ``torn`` is the start of a first line as :func:`create` writes it (or longer, beginning so).
+
+    >>> _could_begin_a_match(b'{"seq":1,"ts":"2026-11'), _could_begin_a_match(b'{"se')
+    (True, True)
+    >>> _could_begin_a_match(b'hello'), _could_begin_a_match(b'{"seq":1,"ts":"2026-11-29T19:56:25.123Z","type":"note"')
+    (False, False)
+    """
+    digits = b"0123456789"
+    for want, got in zip(_FIRST_LINE_START, torn):
+        if want == 0x30:  # "0": any digit of the time
+            if got not in digits:
+                return False
+        elif want != got:
+            return False
+    return True
+
+
 def _write_side_file(match: Path, torn: bytes) -> Path:
-    base = f"{match.name}.torn-{_side_stamp()}"
+    base = f".torn-{_side_stamp()}"
+    limit = name_max(match.parent)
     for n in range(1, 10_000):
-        side = match.with_name(base if n == 1 else f"{base}-{n}")
+        side = match.with_name(fitting_name(match.name, base if n == 1 else f"{base}-{n}", limit))
         try:
             fd = os.open(side, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o644)
         except FileExistsError:
@@ -206,7 +347,7 @@ def _write_side_file(match: Path, torn: bytes) -> Path:
             os.close(fd)
         fsync_dir(side, str(side))
         return side
-    raise StoreError(f"too many side files named {base}*", rule="file", path=str(match))
+    raise StoreError(f"too many side files named {match.name}{base}*", rule="file", path=str(match))
 
 
 def _side_stamp() -> str:

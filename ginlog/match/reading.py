@@ -28,6 +28,13 @@ The visitor protocol (subclass :class:`Visitor`; every hook has a default):
     Consecutive lines, ``events[i]`` being event ``seq + i`` on line
     ``lineno + i``: the fast path's unit. By default, :meth:`Visitor.event`
     for each; a visitor may take them in one loop.
+``item(item)``
+    Only if overridden: the reader's next :class:`~ginlog.log.reader.Line`
+    or :class:`~ginlog.log.reader.Run`, before its events (for what the
+    events do not hold, such as each line's ``ts``).
+``raw(lineno, raws)``
+    Only for a visitor whose ``raw_lines`` is True: the bytes of the lines
+    whose events come next (a run's, or one line's), for the envelope's time.
 ``unreadable(lineno, seq, err)``
     The line's event could not be made (an unknown type, a bad field). By
     default, :meth:`Visitor.error`.
@@ -36,8 +43,16 @@ The visitor protocol (subclass :class:`Visitor`; every hook has a default):
     line that continues the chain; its event is never made.
 ``error(err)``
     A problem, its place filled in. By default the visitor's policy: raise it
-    (``errors=None``) or append it to ``errors`` and read on (``limit``: stop
-    once that many are kept).
+    (``errors=None``) or count it, append it to ``errors`` and read on
+    (``limit``: stop once that many are kept; ``keep``: keep that many, count
+    on). A problem with the record itself is a break: the rules broken after
+    it (``illegal``) are one cascade, reported as one error.
+``illegal(err)``
+    An event breaks a rule of play (for the visitor to call from ``event``).
+``warning(caveat)``
+    Something the record does not let ginlog verify
+    (:class:`~ginlog.caveats.Caveat`); kept if the visitor has a ``warnings``
+    list, and only then does the reader look for times that go back.
 ``end() -> R``
     Reading is over (to the end, to ``upto``, or stopped); the result of :func:`read`.
 
@@ -162,7 +177,8 @@ def walk(
     """
     label = label_of(source, name)
     visitor.begin(label)
-    items = read_runs(source, visitor.error, name=label, known=known, block=block)
+    warn = visitor.warning if visitor.warnings is not None else None
+    items = read_runs(source, visitor.error, name=label, known=known, block=block, warn=warn)
     try:
         if visitor.decodes:
             yield from _events(items, visitor, known, upto)
@@ -182,9 +198,15 @@ def _events(
     label = visitor.label
     tool: str | None = None  # the first line's: names the file's writer in an error (versioning.from_newer)
     first = True
+    see = visitor.item if type(visitor).item is not Visitor.item else None
+    raw = visitor.raw if visitor.raw_lines else None
     for item in items:
+        if see is not None:
+            see(item)
         if isinstance(item, Run):
             lineno = item.lineno
+            if raw is not None:
+                raw(lineno, item.raws)
             if upto is not None and lineno + len(item.events) > upto + 1:  # the run goes past upto
                 if lineno > upto:
                     return
@@ -201,6 +223,8 @@ def _events(
             continue  # the reader has already reported the missing or bad seq
         if first:
             first, tool = False, first_line_tool(item.data)
+        if raw is not None:
+            raw(lineno, (item.raw,))
         try:
             event = decode(item.data)
         except GinlogError as exc:
@@ -236,6 +260,7 @@ def read_match(
     source: Source,
     *,
     collect: bool = False,
+    keep: int | None = None,
     name: str | None = None,
     upto: int | None = None,
     anchor: str | None = None,
@@ -244,12 +269,15 @@ def read_match(
 ) -> MatchReport:
     """Read a whole match file into its final state: :func:`read` with a :class:`FinalState`.
 
-    ``collect=True`` gathers every problem into the report instead of raising.
-    ``anchor`` is a head hash the user kept: the file must still end there
-    (or continue from it), which catches lines cut off the end. ``known=None``
-    turns the fast path off.
+    ``collect=True`` gathers every problem into the report instead of
+    raising, and every warning (what the record does not let ginlog verify);
+    ``keep`` caps how many of each are kept (all are counted:
+    ``errors_total``, ``errors_by_rule``...). ``anchor`` is a head hash the
+    user kept, or its first 12 hex digits or more: the file must still end
+    there (or continue from it), which catches lines cut off the end.
+    ``known=None`` turns the fast path off.
     """
-    visitor = FinalState([] if collect else None, anchor=anchor)
+    visitor = FinalState([] if collect else None, keep=keep, warnings=[] if collect else None, anchor=anchor)
     return read(source, visitor, known=known, name=name, upto=upto, block=block)
 
 

@@ -9,13 +9,18 @@ what they make.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Generic, Never, TypeVar
 
 import attrs
 
-from ginlog.errors import EventError, GinlogError, IllegalMove, IntegrityError, StoreError
+from ginlog.caveats import Caveat
+from ginlog.errors import EventError, GinlogError, IllegalMove, StoreError
 from ginlog.log.events import Event, MatchStarted, event_type
+from ginlog.log.reader import Line, Run
+from ginlog.match.anchor import Anchor
+from ginlog.match.unverified import score_pad, unusual_rules
 from ginlog.play.reducer import Fold, Rewind, apply, start
 from ginlog.play.state import MatchState, Timeline
 
@@ -57,10 +62,17 @@ class MatchReport:
     lines: int  # the line of the last event applied
     head: str | None  # digest of that line (the head hash to keep)
     rewind: Rewind | None = attrs.field(default=None, eq=False, repr=False)
+    #: Every problem found, kept or not (``errors`` holds at most the visitor's ``keep``), and by rule.
+    errors_total: int = attrs.field(default=attrs.Factory(lambda self: len(self.errors), takes_self=True))
+    errors_by_rule: dict[str, int] = attrs.field(factory=dict)
+    #: What the record does not let ginlog verify (collected only when asked), at most ``keep`` of them.
+    warnings: tuple[Caveat, ...] = ()
+    warnings_total: int = attrs.field(default=attrs.Factory(lambda self: len(self.warnings), takes_self=True))
+    warnings_by_rule: dict[str, int] = attrs.field(factory=dict)
 
     @property
     def ok(self) -> bool:
-        return not self.errors
+        return not self.errors_total
 
     @property
     def timeline(self) -> Timeline | None:
@@ -80,10 +92,12 @@ class ChainReport:
     errors: tuple[GinlogError, ...]
     lines: int  # the last line read that continues the chain
     head: str | None  # its digest
+    errors_total: int = attrs.field(default=attrs.Factory(lambda self: len(self.errors), takes_self=True))
+    errors_by_rule: dict[str, int] = attrs.field(factory=dict)
 
     @property
     def ok(self) -> bool:
-        return not self.errors
+        return not self.errors_total
 
 
 # --------------------------------------------------------------------------- the protocol
@@ -96,17 +110,47 @@ class Visitor(Generic[T, R]):
     :meth:`event` hands out (through :func:`~ginlog.match.reading.walk`), ``R``
     what :meth:`end` makes. The error policy is the visitor's: ``errors=None``
     raises the first problem; a list collects them and reading goes on
-    (``limit``: stop once that many are kept). Override :meth:`error` for
-    another policy.
+    (``limit``: stop once that many are kept; ``keep``: keep at most that many
+    and read on, counting the rest in :attr:`errors_total` and
+    :attr:`errors_by_rule`). Override :meth:`error` for another policy.
+
+    A break in the record (a line that is not one, a broken link or seq, an
+    event that cannot be made) leaves the rules a gap: every event after a
+    deleted draw is then illegal. So a rule broken after a break
+    (:meth:`illegal`) is one of a *cascade*, and a cascade is one error: the
+    first illegal event, its message saying how many more followed, and up to
+    which line.
+
+    ``warnings``, a list, collects what the record does not let ginlog
+    verify (:class:`~ginlog.caveats.Caveat`, through :meth:`warning`; also at
+    most ``keep``, all counted); None, the default, collects none (and the
+    reader does not look for them).
     """
 
     #: Whether the driver makes each line's event (False: :meth:`line` instead, the chain alone).
     decodes: ClassVar[bool] = True
+    #: Whether the driver hands the lines' bytes to :meth:`raw` first (for the envelope's time).
+    raw_lines: ClassVar[bool] = False
 
-    def __init__(self, errors: list[GinlogError] | None = None, *, limit: int | None = None) -> None:
+    def __init__(
+        self,
+        errors: list[GinlogError] | None = None,
+        *,
+        limit: int | None = None,
+        keep: int | None = None,
+        warnings: list[Caveat] | None = None,
+    ) -> None:
         self.errors = errors
         self.limit = limit
+        self.keep = keep
+        self.warnings = warnings
         self.label = "<stdin>"
+        self.errors_total = 0
+        self.errors_by_rule: dict[str, int] = {}
+        self.warnings_total = 0
+        self.warnings_by_rule: dict[str, int] = {}
+        self._broken: int | None = None  # the line of the last break in the record
+        self._cascade: tuple[GinlogError, int, int | None] | None = None  # its first error, how many, the last line
 
     def begin(self, label: str) -> None:
         """Reading starts; ``label`` is what errors call the file."""
@@ -124,33 +168,102 @@ class Visitor(Generic[T, R]):
             if out is not None:
                 yield out
 
+    def raw(self, lineno: int, raws: Sequence[bytes]) -> None:
+        """(Only when ``raw_lines`` is True.) The bytes of lines ``lineno``, ``lineno + 1``... whose events come next.
+
+        Called before :meth:`run` or :meth:`event` for those lines; what the
+        envelope holds beyond the chain (the ``ts``) is read from here, and
+        only by a visitor that wants it.
+        """
+
     def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
         """Line ``lineno``'s event could not be made (``err`` says why): :meth:`error`."""
         self.error(err)
+
+    def item(self, item: Line | Run) -> None:
+        """(Only when overridden.) The reader's next line, or run of known lines, before its events are handed out.
+
+        For a visitor that wants more of the record than its events, such as
+        each line's ``ts`` (:mod:`ginlog.match.dated`); the driver skips the
+        call for a visitor that does not override it.
+        """
 
     def line(self, lineno: int, seq: int, digest: str) -> None:
         """(Only when ``decodes`` is False.) Line ``lineno``, holding event ``seq``, continues the chain."""
 
     def error(self, err: GinlogError) -> None:
-        """A problem, its place filled in: raise it, or keep it and read on (:class:`Stop` at the limit)."""
+        """A problem, its place filled in: raise it, or count it, keep it and read on (:class:`Stop` at the limit).
+
+        A problem with the record itself (:class:`~ginlog.errors.StoreError`,
+        :class:`~ginlog.errors.EventError`) is a break: what :meth:`illegal`
+        gets after it is a cascade.
+        """
         errors = self.errors
         if errors is None:
             raise err from None
-        limit = self.limit
-        if limit is not None and len(errors) >= limit:
-            raise Stop  # (a problem found in end(), past the limit: not kept)
-        errors.append(err)
-        if limit is not None and len(errors) >= limit:
-            raise Stop
+        if isinstance(err, (StoreError, EventError)):
+            self._end_cascade()
+            self._broken = err.line if err.line is not None else 0
+        self._count(errors, err)
+
+    def illegal(self, err: GinlogError) -> None:
+        """An event that breaks a rule of play (the visitor's fold says so): :meth:`error`, unless a cascade."""
+        if self._broken is None or self.errors is None:
+            self.error(err)
+            return
+        cascade = self._cascade
+        if cascade is None:
+            self._cascade = (err, 1, err.line)
+        else:
+            self._cascade = (cascade[0], cascade[1] + 1, err.line)
+
+    def warning(self, caveat: Caveat) -> None:
+        """Something the record does not let ginlog verify, its place filled in: counted, and kept if collecting."""
+        warnings = self.warnings
+        if warnings is None:
+            return
+        self.warnings_total += 1
+        by_rule = self.warnings_by_rule
+        by_rule[caveat.rule] = by_rule.get(caveat.rule, 0) + 1
+        if self.keep is None or len(warnings) < self.keep:
+            warnings.append(caveat)
 
     def end(self) -> R:
         """Reading is over (to the end, to ``upto``, or stopped): the result."""
         raise NotImplementedError
 
-    def _last_error(self, err: GinlogError) -> None:
-        """:meth:`error` for a problem found in ``end()``: the reading is over, there is nothing to stop."""
+    def _count(self, errors: list[GinlogError], err: GinlogError) -> None:
+        limit = self.limit
+        if limit is not None and len(errors) >= limit:
+            raise Stop  # (a problem found in end(), past the limit: not kept)
+        self.errors_total += 1
+        by_rule = self.errors_by_rule
+        by_rule[err.rule] = by_rule.get(err.rule, 0) + 1
+        if self.keep is None or len(errors) < self.keep:
+            errors.append(err)
+        if limit is not None and len(errors) >= limit:
+            raise Stop
+
+    def _end_cascade(self) -> None:
+        """The cascade since the last break, if any, as its one error."""
+        cascade = self._cascade
+        if cascade is None or self.errors is None:
+            return
+        self._cascade = None
+        first, n, last = cascade
+        note = f"after the break in the record at line {self._broken}"
+        if n > 1:
+            note += f"; {n - 1} more events up to line {last} break the rules too: lines are missing or changed"
+        out = copy.copy(first)
+        out.message = f"{first.message} ({note})"
+        self._count(self.errors, out)
+
+    def _last_error(self, err: GinlogError | None = None) -> None:
+        """For ``end()``: the cascade still open, then ``err``; the reading is over, there is nothing to stop."""
         try:
-            self.error(err)
+            self._end_cascade()
+            if err is not None:
+                self.error(err)
         except Stop:
             pass
 
@@ -164,49 +277,58 @@ def _first(event: Event) -> MatchStarted:
     return event
 
 
-def _anchor_error(anchor: str, label: str) -> IntegrityError:
-    return IntegrityError(
-        f"the file does not contain the kept head {anchor[:12]}...: lines were removed or changed",
-        rule="anchor",
-        path=label,
-    )
-
-
 class FinalState(Visitor[Never, MatchReport]):
     """The state at the end of the file, folded once (:class:`~ginlog.play.reducer.Fold`), as a :class:`MatchReport`.
 
     An illegal event is reported and skipped (the state stays as it was); a
     file whose first line is not a match's beginning is read no further.
-    ``anchor`` is a head hash the user kept: the file must still hold it,
-    which catches lines cut off the end.
+    ``anchor`` is a head hash the user kept, or its first 12 hex digits or
+    more: the file must still hold it (exactly one line), which catches
+    lines cut off the end. With ``warnings``, it warns of score-pad hands,
+    corrections after the end, and unusual rules (and the reader of times
+    that go back).
     """
 
     def __init__(
-        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, anchor: str | None = None
+        self,
+        errors: list[GinlogError] | None = None,
+        *,
+        limit: int | None = None,
+        keep: int | None = None,
+        warnings: list[Caveat] | None = None,
+        anchor: str | None = None,
     ) -> None:
-        super().__init__(errors, limit=limit)
+        super().__init__(errors, limit=limit, keep=keep, warnings=warnings)
         self.anchor = anchor
         self._fold: Fold | None = None
         self._lines = 0
         self._head: str | None = None
-        self._anchored = anchor is None
+        self._anchor = None if anchor is None else Anchor(anchor)
+        self._reopened = 0  # the fold's corrections after the end already warned of
 
     def event(self, lineno: int, seq: int, event: Event, digest: str) -> None:
         fold = self._fold
         try:
             if fold is None:
-                self._fold = Fold(_first(event), seq)
+                first = _first(event)
+                self._fold = Fold(first, seq)
+                if self.warnings is not None:
+                    for caveat in unusual_rules(first.rules, lineno, seq):
+                        self.warning(caveat.at(path=self.label))
             else:
                 fold.apply(event, seq)
+                if len(fold.reopened) != self._reopened:
+                    self._warn_reopened(fold, lineno, seq)
         except GinlogError as exc:
-            self.error(exc.at(path=self.label, line=lineno, seq=seq))
             if self._fold is None:
+                self.error(exc.at(path=self.label, line=lineno, seq=seq))
                 raise Stop from None  # without the first line there is nothing to check the rest against
+            self.illegal(exc.at(path=self.label, line=lineno, seq=seq))
             return
         self._lines = lineno
         self._head = digest
-        if not self._anchored and digest == self.anchor:
-            self._anchored = True
+        if self._anchor is not None:
+            self._anchor.see(lineno, (digest,))
 
     def run(self, lineno: int, seq: int, events: Sequence[Event], digests: Sequence[str]) -> Iterable[Never]:
         done = 0
@@ -215,15 +337,18 @@ class FinalState(Visitor[Never, MatchReport]):
             done = 1
         fold = self._fold
         assert fold is not None
+        anchor = self._anchor
         while done < len(events):
             k, exc = fold.apply_run(events, seq, done)
             if k > done:
                 self._lines, self._head = lineno + k - 1, digests[k - 1]
-                if not self._anchored:
-                    self._anchored = self.anchor in digests[done:k]
+                if anchor is not None:
+                    anchor.see(lineno + done, digests[done:k])
+            if len(fold.reopened) != self._reopened:
+                self._warn_reopened(fold, lineno, seq)
             if exc is None:
                 break
-            self.error(exc.at(path=self.label, line=lineno + k, seq=seq + k))
+            self.illegal(exc.at(path=self.label, line=lineno + k, seq=seq + k))
             done = k + 1
         return ()
 
@@ -232,20 +357,50 @@ class FinalState(Visitor[Never, MatchReport]):
         if self._fold is None:
             raise Stop
 
+    def _warn_reopened(self, fold: Fold, lineno: int, seq: int) -> None:
+        """The fold applied corrections after the end, the last of them among events ``seq``... on lines ``lineno``..."""
+        for s in fold.reopened[self._reopened:]:
+            self.warning(
+                Caveat(
+                    "reopened",
+                    "a correction after the match had ended (or was abandoned): its result was changed afterwards",
+                    path=self.label,
+                    line=lineno + s - seq,
+                    seq=s,
+                )
+            )
+        self._reopened = len(fold.reopened)
+
     def end(self) -> MatchReport:
         label = self.label
-        if not self._anchored:
-            assert self.anchor is not None
-            self._last_error(_anchor_error(self.anchor, label))
+        self._last_error()
+        if self._anchor is not None:
+            wrong = self._anchor.error(label)
+            if wrong is not None:
+                self._last_error(wrong)
         fold = self._fold
-        if fold is None and not self.errors:
+        if fold is None and not self.errors_total:
             self._last_error(
                 EventError("the file is empty: a match file begins with match_started", rule="first-event", path=label)
             )
-        errors = tuple(self.errors or ())
-        if fold is None:
-            return MatchReport(label, None, errors, self._lines, self._head)
-        return MatchReport(label, fold.state, errors, self._lines, self._head, fold.rewind())
+        state = None if fold is None else fold.state
+        if state is not None and self.warnings is not None:
+            pad = score_pad(state)
+            if pad is not None:
+                self.warning(pad.at(path=label))
+        return MatchReport(
+            label,
+            state,
+            tuple(self.errors or ()),
+            self._lines,
+            self._head,
+            None if fold is None else fold.rewind(),
+            errors_total=self.errors_total,
+            errors_by_rule=dict(sorted(self.errors_by_rule.items())),
+            warnings=tuple(self.warnings or ()),
+            warnings_total=self.warnings_total,
+            warnings_by_rule=dict(sorted(self.warnings_by_rule.items())),
+        )
 
 
 class Steps(Visitor[Step, "Step | None"]):
@@ -257,8 +412,10 @@ class Steps(Visitor[Step, "Step | None"]):
     ``end()`` gives the last step.
     """
 
-    def __init__(self, errors: list[GinlogError] | None = None, *, limit: int | None = None) -> None:
-        super().__init__(errors, limit=limit)
+    def __init__(
+        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, keep: int | None = None
+    ) -> None:
+        super().__init__(errors, limit=limit, keep=keep)
         self._tl: Timeline | None = None
         self._last: Step | None = None
 
@@ -267,9 +424,10 @@ class Steps(Visitor[Step, "Step | None"]):
         try:
             tl = start(_first(event), seq) if tl is None else apply(tl, event, seq)
         except GinlogError as exc:
-            self.error(exc.at(path=self.label, line=lineno, seq=seq))
             if self._tl is None:
+                self.error(exc.at(path=self.label, line=lineno, seq=seq))
                 raise Stop from None  # without the first line there is nothing to check the rest against
+            self.illegal(exc.at(path=self.label, line=lineno, seq=seq))
             return None
         self._tl = tl
         self._last = step = Step(lineno, seq, event, tl, digest)
@@ -286,6 +444,7 @@ class Steps(Visitor[Step, "Step | None"]):
         super().error(err)
 
     def end(self) -> Step | None:
+        self._last_error()
         return self._last
 
 
@@ -300,22 +459,35 @@ class Chain(Visitor[Never, ChainReport]):
     decodes = False
 
     def __init__(
-        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, anchor: str | None = None
+        self,
+        errors: list[GinlogError] | None = None,
+        *,
+        limit: int | None = None,
+        keep: int | None = None,
+        anchor: str | None = None,
     ) -> None:
-        super().__init__(errors, limit=limit)
+        super().__init__(errors, limit=limit, keep=keep)
         self.anchor = anchor
         self._lines = 0
         self._head: str | None = None
-        self._anchored = anchor is None
+        self._anchor = None if anchor is None else Anchor(anchor)
 
     def line(self, lineno: int, seq: int, digest: str) -> None:
         self._lines = lineno
         self._head = digest
-        if not self._anchored and digest == self.anchor:
-            self._anchored = True
+        if self._anchor is not None:
+            self._anchor.see(lineno, (digest,))
 
     def end(self) -> ChainReport:
-        if not self._anchored:
-            assert self.anchor is not None
-            self._last_error(_anchor_error(self.anchor, self.label))
-        return ChainReport(self.label, tuple(self.errors or ()), self._lines, self._head)
+        if self._anchor is not None:
+            wrong = self._anchor.error(self.label)
+            if wrong is not None:
+                self._last_error(wrong)
+        return ChainReport(
+            self.label,
+            tuple(self.errors or ()),
+            self._lines,
+            self._head,
+            errors_total=self.errors_total,
+            errors_by_rule=dict(sorted(self.errors_by_rule.items())),
+        )

@@ -174,7 +174,7 @@ def finish(
     state.dealer = tally.next_dealer(rules, dealer, score)
     state.tally = tally
     state.hand = None
-    state.phase = "over" if tally.winner is not None or rules.single_hand else "ready"
+    state.phase = "over" if tally.over or rules.single_hand else "ready"
 
 
 def end_void(state: WorkingMatch, hand: WorkingHand, reason: str, recorded: Recorded) -> None:

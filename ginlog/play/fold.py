@@ -20,10 +20,14 @@ from ginlog.play.state import MatchState, Timeline
 from ginlog.play.timeline import UNDO_DEPTH, apply, check_correction, rule_of, start
 from ginlog.play.working import thaw
 
-__all__ = ["Fold", "Rewind", "SNAPSHOT_EVERY"]
+__all__ = ["Fold", "Rewind", "SNAPSHOT_EVERY", "REBUILD_SNAPSHOT_EVERY"]
 
 #: How often (in effective events) a :class:`Fold` keeps a frozen snapshot.
 SNAPSHOT_EVERY: Final = 128
+#: While a correction rebuilds the working copy, a snapshot every this many
+#: events replayed (and one where it ends), so that the next correction, a
+#: nested undo or the same slip made again, replays at most this many.
+REBUILD_SNAPSHOT_EVERY: Final = 16
 
 
 @attrs.frozen
@@ -70,7 +74,7 @@ class Fold:
     ('setup', 1)
     """
 
-    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events", "_next_snapshot")
+    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events", "_next_snapshot", "reopened")
 
     def __init__(self, first: MatchStarted, seq: int = 1) -> None:
         state = start(first, seq).state
@@ -86,6 +90,9 @@ class Fold:
         self._snaps: list[tuple[int, int, MatchState, int]] = [(0, seq, state, 0)]
         self._events: list[tuple[int, Event]] = []
         self._next_snapshot = SNAPSHOT_EVERY  # the n at which to take the next snapshot
+        #: The seqs of the corrections applied after the match had ended (or was abandoned): a
+        #: result changed afterwards, which a reader warns of (they are rare: a list costs nothing).
+        self.reopened: list[int] = []
 
     @property
     def state(self) -> MatchState:
@@ -95,12 +102,20 @@ class Fold:
     def seq(self) -> int:
         return self._seq
 
+    @property
+    def hands(self) -> int:
+        """How many hands the score sheet holds now (cheap: no frozen state is made)."""
+        return len(self._work.hands)
+
     def apply(self, event: Event, seq: int) -> None:
         """Apply one event; on :class:`IllegalMove` the fold is as it was before it."""
         handler = RULES.get(type(event))
         if handler is None:  # a correction, a note, or not an event
             if isinstance(event, Correction):
+                ended = self._work.finished
                 self._correct(event)
+                if ended:
+                    self.reopened.append(seq)
                 return
             if type(event) is not Note:
                 rule_of(event)  # raises
@@ -127,7 +142,7 @@ class Fold:
         the fold is then as after the events before it. The same as
         :meth:`apply` on each event, with the bookkeeping done once per stretch
         between snapshots instead of once per event: this is the replay's
-        inner loop (see :class:`ginlog.log.store.KnownRun`).
+        inner loop (see :class:`ginlog.log.reader.Run`).
         """
         i, end = start, len(events)
         while i < end:
@@ -185,28 +200,70 @@ class Fold:
             del snaps[0]
 
     def _correct(self, ev: Correction) -> None:
+        """Undo the last effective event, at a cost that does not depend on where it falls.
+
+        A correction's cost used to be a rebuild from the newest snapshot at or
+        before the point it goes back to: up to ``SNAPSHOT_EVERY - 1`` events
+        replayed, and, for an event that had just taken a snapshot, that snapshot
+        thrown away, so the same slip and its correction made again and again
+        just before a boundary cost the whole replay each time (a file ten times
+        slower to read than one a single event later). Now:
+
+        - a note changes nothing, so undoing one needs no rebuild, and a snapshot
+          taken just after it is a snapshot of the state before it: it is kept,
+          relabelled one event earlier;
+        - any other correction rebuilds from the newest snapshot as before, and
+          snapshots as it replays (every :data:`REBUILD_SNAPSHOT_EVERY` events
+          and where it ends), so the next correction near here replays at most
+          that many events. The snapshots kept stay bounded (:meth:`_snapshot`
+          drops all but one older than ``UNDO_DEPTH`` events back).
+        """
         check_correction(ev, self._seq, self._depth)
-        self._n -= 1
+        undone_n = self._n
+        self._n = n = undone_n - 1
         self._depth -= 1
-        self._events.pop()
+        _seq, undone = self._events.pop()
         snaps = self._snaps
-        while snaps[-1][0] > self._n:
+        # The oldest snapshot is at least `depth` events back (see rewind), so the
+        # one at undone_n, if any, is never the only one.
+        self._seq = self._events[-1][0] if self._events else snaps[0][1]
+        if type(undone) is Note:
+            if snaps[-1][0] == undone_n:
+                _n, _s, state, k = snaps.pop()
+                if snaps[-1][0] != n:
+                    snaps.append((n, self._seq, state, k))
+            self._next_snapshot = snaps[-1][0] + SNAPSHOT_EVERY
+            return
+        while snaps[-1][0] > n:
             del snaps[-1]
         self._next_snapshot = snaps[-1][0] + SNAPSHOT_EVERY
-        self._seq = self._events[-1][0] if self._events else snaps[0][1]
-        self._rebuild()
+        self._rebuild(REBUILD_SNAPSHOT_EVERY)
+        if snaps[-1][0] != n:
+            self._snapshot()
 
-    def _rebuild(self) -> None:
-        """Make the working copy again from the newest snapshot and the events since."""
+    def _rebuild(self, every: int = 0) -> None:
+        """Make the working copy again from the newest snapshot and the events since.
+
+        With ``every``, keep a snapshot after each ``every`` events replayed
+        (short of the end: the caller decides about that one).
+        """
         snaps = self._snaps
         n, _seq, state, k = snaps[-1]
         sheet = self._work.hands
         del sheet[k:]
         work = thaw(state)
         work.hands = sheet
-        for _s, ev in self._events[n - snaps[0][0]:]:
-            if type(ev) is not Note:
-                RULES[type(ev)](work, ev)
+        replay = self._events[n - snaps[0][0]:]
+        if not every or len(replay) <= every:
+            for _s, ev in replay:
+                if type(ev) is not Note:
+                    RULES[type(ev)](work, ev)
+        else:
+            for i, (s, ev) in enumerate(replay, 1):
+                if type(ev) is not Note:
+                    RULES[type(ev)](work, ev)
+                if i % every == 0 and i < len(replay):
+                    snaps.append((n + i, s, work.freeze(sheet=False), len(work.hands)))
         self._work = work
 
     def rewind(self) -> Rewind:

@@ -164,6 +164,19 @@ def simulate_hand(
         emit(ev)
         finish_turn(turn, hand, taken)
         turn = OTHER[turn]
+    if state.hand is not None and state.hand.phase == "wall":
+        # The two-card stock under wall_knock (OpenSpiel): take the upcard only to go out, else pass (void).
+        hand = hands[turn]
+        top = pile[-1]
+        card, dead = _best_after_discard(hand + [top], None if may_discard_taken else top)
+        if dead <= limit:
+            emit(CardDrawn(player=names[turn], source="pile", card=top))
+            pile.pop()
+            hand.append(top)
+            hand.remove(card)
+            emit(Gin(player=names[turn], card=card) if dead == 0 else Knocked(player=names[turn], card=card))
+        else:
+            emit(UpcardPassed(player=names[turn]))
     if state.hand is not None and state.hand.phase == "show":
         ending = state.hand.ending
         assert ending is not None

@@ -143,7 +143,14 @@ def discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     if hand.wall:
         raise illegal(f"at the two-card stock {ev.player} took the upcard only to knock or go gin", "wall")
     rules = state.rules
-    bounced = i if hand.counted_take and hand.taken == card else None
+    # A bounce: the card just taken from the pile, discarded straight back. A take
+    # of the first upcard counts only under loop_counts_first_upcard (OpenSpiel's
+    # ApplyFirstUpcardAction sets prev_upcard_ too); a pile take that is neither
+    # counted nor at the wall (where no discard follows) is that first take.
+    taken = hand.taken
+    bounced = (
+        i if taken is not None and taken == card and (hand.counted_take or rules.loop_counts_first_upcard) else None
+    )
     before = hand.bounced
     kept = ~card.bit
     hand.known[i] &= kept

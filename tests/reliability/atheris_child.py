@@ -26,7 +26,7 @@ def main(runs: int, out: str) -> None:
         import ginlog.app.audit  # noqa: F401
         import ginlog.game.cards  # noqa: F401
         import ginlog.log.events  # noqa: F401
-        import ginlog.match.matchfile  # noqa: F401
+        import ginlog.match.reading  # noqa: F401
         import ginlog.game.melds  # noqa: F401
         import ginlog.play.reducer  # noqa: F401
         import ginlog.game.rules  # noqa: F401

@@ -13,7 +13,7 @@ prints the figures.
    file reads cleanly or ends in a torn tail that ``repair`` moves aside, and
    no line before the end is damaged.
 2. :func:`race_notes`, :func:`race_rounds`, :func:`race_moves` -- processes
-   appending to one match at once, through ``append_event`` or through
+   appending to one match at once, through a :class:`MatchSession` or through
    ``append_many(expect=)``; losers must get :class:`Conflict`.
 3. :func:`tamper_campaign` -- every single-byte change, deleted, swapped,
    duplicated line and end truncation of generated match files, audited.
@@ -71,10 +71,11 @@ from ginlog.log.events import (
     event_fields,
     event_from_fields,
     event_from_line,
+    event_item,
     event_type,
 )
-from ginlog.match.matchfile import append_event, append_events, new_match
 from ginlog.match.reading import read_match
+from ginlog.match.session import MatchSession
 from ginlog.game.melds import deadwood_of_mask
 from ginlog.play.reducer import apply, fold, start
 from ginlog.game.rules import Rules, preset
@@ -89,7 +90,7 @@ PLAYERS = ("Ann", "Bob")
 
 def item(event: Event) -> tuple[str, int, dict[str, Any]]:
     """One ``append_many`` item for an event."""
-    return (event_type(event), SCHEMA_VERSION, event_fields(event))
+    return event_item(event)
 
 
 def write_events(path: str | os.PathLike[str], events: Sequence[Event]) -> list[format.Line]:
@@ -145,9 +146,9 @@ def rechain(raws: Sequence[bytes], *, keep: Callable[[int], bool] = lambda i: Fa
 
 def error_line(e: dict[str, Any]) -> str:
     """An audit error as ``ginlog validate`` prints it."""
-    from ginlog.app.cli import _err_line
+    from ginlog.app.audit import error_line as line
 
-    return _err_line(e)
+    return line(e)
 
 
 # =============================================================================
@@ -204,17 +205,12 @@ def _crash_writer(path: str, wfd: int, seed: int, variant: str) -> None:
         notes = [Note(text=note_text(seq + i, rng, big)) for i in range(1, n + 1)]
         send(f"I {seq + n} {n}")
         if not big and rng.random() < 0.25:
-            if n == 1 and rng.random() < 0.5:
-                append_event(path, notes[0])
-                lines = [format.Line(lineno=seq + 1, raw=b"", data={}, digest=files.head(path).digest or "")]
-            else:
-                lines = append_events(path, list(notes))[1]
+            prev = MatchSession.open(path).append(notes)[-1].digest  # read, check, append
         elif n == 1:
-            lines = [writer.append(path, *item(notes[0]), expect=seq)]
+            prev = writer.append(path, *item(notes[0]), expect=seq).digest
         else:
-            lines = writer.append_many(path, [item(e) for e in notes], expect=seq)
+            prev = writer.append_many(path, [item(e) for e in notes], expect=seq)[-1].digest
         seq += n
-        prev = lines[-1].digest
         send(f"D {seq}")
 
 
@@ -272,7 +268,7 @@ def crash_campaign(
     for k in range(kills):
         if k % rotate == 0 or not path or os.path.getsize(path) > 2_000_000:
             path = str(workdir / f"crash-{seed}-{k}.jsonl")
-            new_match(path, PLAYERS, preset("standard"))
+            MatchSession.create(path, PLAYERS, preset("standard"))
             res.files += 1
         variant = variants[k % len(variants)]
         res.by_variant[variant] += 1
@@ -459,12 +455,12 @@ def _run_workers(n: int, work: Callable[[int, Any], dict[str, Any]], timeout: fl
 
 
 def race_notes(path: str, nprocs: int, per_proc: int, *, batch: int = 1) -> RaceResult:
-    """Free-running race: each process appends ``per_proc`` notes via ``append_event(s)``,
-    retrying on :class:`Conflict` (``append_event`` re-reads the file each try)."""
+    """Free-running race: each process appends ``per_proc`` notes through one :class:`MatchSession`,
+    retrying on :class:`Conflict` after :meth:`MatchSession.reload` (which re-reads the file)."""
     res = RaceResult(races=1, processes=nprocs)
     res.by_kind["notes" if batch == 1 else "note batches"] += 1
     if not os.path.exists(path):
-        new_match(path, PLAYERS, preset("standard"))
+        MatchSession.create(path, PLAYERS, preset("standard"))
     before = read_match(path).lines
 
     def work(i: int, barrier: Any) -> dict[str, Any]:
@@ -472,19 +468,16 @@ def race_notes(path: str, nprocs: int, per_proc: int, *, batch: int = 1) -> Race
         seqs: list[int] = []
         other: list[str] = []
         barrier.wait()
+        session = MatchSession.open(path)
         for j in range(0, per_proc, batch):
             notes = [Note(text=f"w{i} n{j + b}") for b in range(min(batch, per_proc - j))]
             while True:
                 try:
-                    if len(notes) == 1:
-                        tl = append_event(path, notes[0])
-                        seqs.append(tl.seq)
-                    else:
-                        tl, lines = append_events(path, notes)
-                        seqs.extend(line.seq for line in lines)
+                    seqs.extend(step.seq for step in session.append(notes))
                     break
                 except Conflict:
                     conflicts += 1
+                    session.reload()
                 except GinlogError as exc:
                     other.append(str(exc))
                     if len(other) > 20:
@@ -532,7 +525,7 @@ def race_rounds(path: str, nprocs: int, rounds: int) -> RaceResult:
     res = RaceResult(races=1, processes=nprocs)
     res.by_kind["rounds"] += 1
     if not os.path.exists(path):
-        new_match(path, PLAYERS, preset("standard"))
+        MatchSession.create(path, PLAYERS, preset("standard"))
     before = read_match(path).lines
 
     def work(i: int, barrier: Any) -> dict[str, Any]:

@@ -35,6 +35,15 @@ played, never guessed):
   first_upcard_taken a player took the very first upcard (FirstUpcard phase)
   both_passed_first  both passed the first upcard; player 0 drew from stock
   gin_only           Oklahoma with an ace upcard: effective knock card 0
+  first_upcard_bounce  (--first-bounce) the void_upcard_loop whose first bounce
+                     was the very first upcard, taken in the FirstUpcard phase
+
+``--first-bounce`` adds ``firstbounce-*.txt``: uniform-random hands that hit
+that case (OpenSpiel's ``ApplyFirstUpcardAction`` sets ``prev_upcard_``, so
+the bounce counts toward the repeated-move void; the 50-take limit still
+counts only Draw-phase takes)::
+
+    /tmp/osvenv/bin/python tests/data/openspiel/generate.py tests/data/openspiel/records --first-bounce
 """
 
 from __future__ import annotations
@@ -337,6 +346,75 @@ def write_melds(path: Path):
     path.write_text("[\n" + ",\n".join(json.dumps(r) for r in rows) + "\n]\n")
 
 
+def play_uniform(game, seed: int):
+    """One hand, every action (chance too) uniform among the legal ones; (terminal state, trace)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    trace = []
+    while not state.is_terminal():
+        ph = phase_name(state)
+        if state.is_chance_node():
+            action, pl = rng.choice([a for a, _ in state.chance_outcomes()]), -1
+        else:
+            pl = state.current_player()
+            action = rng.choice(state.legal_actions())
+        trace.append((ph, pl, action))
+        state.apply_action(action)
+    return state, trace
+
+
+def first_upcard_bounce(trace) -> bool:
+    """The very first upcard taken (FirstUpcard phase) and discarded straight back, then taken
+    (Draw phase) and discarded straight back by the other player: the repeated-move void, its
+    first bounce the first upcard's (ApplyFirstUpcardAction sets prev_upcard_)."""
+    upcard = trace[20][2]
+    for k, (ph, _pl, a) in enumerate(trace):
+        if ph == "FIRST_UPCARD" and a == DRAW_UPCARD:
+            return (len(trace) == k + 4 and trace[k + 1][2] == upcard
+                    and (trace[k + 2][0], trace[k + 2][2]) == ("DRAW", DRAW_UPCARD)
+                    and (trace[k + 3][0], trace[k + 3][2]) == ("DISCARD", upcard))
+    return False
+
+
+FIRST_BOUNCE_CONFIGS = {"default": 8, "oklahoma": 2, "bonus20u10": 2}
+
+
+def generate_first_bounce(out_dir: Path, base_seed: int, max_tries: int):
+    """``firstbounce-NNN.txt``: uniform-random hands (issue 13: 0.33% of them) that end in the
+    repeated-move void through a bounce of the very first upcard; added to returns.json."""
+    manifest = json.loads((out_dir / "returns.json").read_text())
+    kept = 0
+    for ci, (cname, want) in enumerate(FIRST_BOUNCE_CONFIGS.items()):
+        game = pyspiel.load_game("gin_rummy", CONFIGS[cname])
+        gparams = game.get_parameters()
+        found = 0
+        for i in range(max_tries):
+            seed = base_seed + ci * 1_000_000 + i
+            state, trace = play_uniform(game, seed)
+            if not first_upcard_bounce(trace):
+                continue
+            tags = tags_for(state, trace, gparams) + ["first_upcard_bounce"]
+            assert "void_upcard_loop" in tags and state.returns() == [0.0, 0.0], (seed, tags)
+            name = f"firstbounce-{kept:03d}.txt"
+            (out_dir / name).write_text(pyspiel.serialize_game_and_state(game, state))
+            manifest[name] = {
+                "returns": [int(r) for r in state.returns()],
+                "params": gparams,
+                "effective_knock_card": state.knock_card(),
+                "tags": tags,
+                "policy": "uniform",
+                "seed": seed,
+            }
+            kept += 1
+            found += 1
+            if found == want:
+                break
+        print(f"firstbounce {cname}: {found} hands after {i + 1} tries", file=sys.stderr)
+    with open(out_dir / "returns.json", "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out_dir", type=Path)
@@ -346,7 +424,12 @@ def main(argv=None):
     ap.add_argument("--base-seed", type=int, default=20240601)
     ap.add_argument("--max-tries", type=int, default=4000)
     ap.add_argument("--melds", type=Path, help="also write melds.json here")
+    ap.add_argument("--first-bounce", action="store_true",
+                    help="only add the firstbounce-*.txt hands (uniform-random play) to out_dir")
     args = ap.parse_args(argv)
+    if args.first_bounce:
+        generate_first_bounce(args.out_dir, args.base_seed, max(args.max_tries, 100_000))
+        return
     generate(args.out_dir, args.per_config, args.quota, args.base_seed,
              args.max_tries)
     if args.melds:

@@ -1,0 +1,43 @@
+"""Typed entries appended to a match file: the body of ``play`` and ``undo``, and of the fast path.
+
+Typer is not imported here: :func:`ginlog.app.cli.main` runs a scripted
+``ginlog play`` through this module alone, so an entry costs little more
+than the interpreter's start.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from functools import partial
+from typing import TextIO
+
+from ginlog.app.cli.common import EXIT_OK, fail, require_match_file, usage
+
+__all__ = ["append_entries"]
+
+
+def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None) -> int:
+    """Append entries to a match, each checked first: all are written or none is. Returns the exit code.
+
+    Each of ``entries`` is one whole entry (``'discard 7h'``, one shell word):
+    words are never glued into entries, so ``play M note Bob says pass`` is
+    refused (a ``note`` without text) rather than read as a note and a pass.
+
+    A problem (an illegal entry, a damaged file, another writer first) exits
+    with its one line, as :func:`~ginlog.app.cli.common.fail` says.
+    """
+    from ginlog.app.entry import parse_entry
+    from ginlog.errors import GinlogError
+    from ginlog.match.session import MatchSession
+
+    out = out or sys.stdout
+    if not entries:
+        usage("play needs at least one entry, e.g. ginlog play match.jsonl 'discard 7h'")
+    require_match_file(path)
+    try:
+        steps = MatchSession.open(path).append([partial(parse_entry, text) for text in entries])
+    except GinlogError as exc:
+        fail(exc if exc.path else exc.at(path=path))
+    out.write(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}\n")
+    return EXIT_OK

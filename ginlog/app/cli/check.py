@@ -1,0 +1,201 @@
+"""Commands that check many files: ``validate`` and ``audit``.
+
+The verdicts and the summary are :mod:`ginlog.app.audit`'s; the tables are
+:mod:`ginlog.app.render`'s; here they are printed as they come (an audit of
+any number of files keeps one verdict at a time; ``--json`` writes its
+``files`` array one file at a time, the summary after it), with the exit
+code: 1 if any file is invalid or cannot be read, or if there was no file at
+all; 2 for a usage slip (a malformed ``--anchor``); 130 on Ctrl-C, after one
+line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import sys
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+
+import typer
+
+from ginlog.app.cli.common import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, console, usage
+from ginlog.text import shown, shown_json
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import Console
+
+    from ginlog.app.audit import FileAudit, Summary
+
+__all__ = ["validate", "audit"]
+
+_ANCHOR = re.compile(r"[0-9a-fA-F]{12,64}")
+
+MaxErrors = Annotated[
+    int, typer.Option("--max-errors", min=0, help="Problems (and warnings) listed per file; all are counted.")
+]
+
+
+def validate(
+    files: Annotated[list[str], typer.Argument(help="Match files ('-' for standard input).")],
+    json_: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    max_errors: MaxErrors = 100,
+) -> None:
+    """Schema and legality, per file: every problem with its place, and what cannot be verified.
+
+    Example: ginlog validate sample_games/*.jsonl
+    """
+    from ginlog.app.audit import audit_file
+
+    results = (audit_file(f, max_errors=max_errors) for f in files)  # audit_file names standard input <stdin>
+    ok = True
+    try:
+        if json_:
+            for r in _json_files(results, tail=lambda: f'"ok": {json.dumps(ok)}'):
+                ok = ok and r.ok
+        else:
+            for r in results:
+                ok = ok and r.ok
+                if r.ok:
+                    warned = f", {_plural(r.warnings_total, 'warning')}" if r.warnings_total else ""
+                    typer.echo(shown(f"{r.path}: ok ({r.events} events, {r.hands} hands{warned})"))
+                problems, warnings = _file_lines(r, max_errors)
+                for line in problems:
+                    sys.stderr.write(shown(line) + "\n")
+                for line in warnings:
+                    sys.stdout.write(shown(line) + "\n")
+    except KeyboardInterrupt:
+        _interrupted()
+    raise typer.Exit(EXIT_OK if ok else EXIT_INVALID)
+
+
+def audit(
+    paths: Annotated[list[str], typer.Argument(help="Files, folders (searched for *.jsonl) or globs.")],
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files checked at once (processes).")] = 1,
+    json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (shape in the README).")] = False,
+    anchor: Annotated[
+        Optional[str],
+        typer.Option("--anchor", help="Head hash you kept (or its first 12+ hex digits): the file must still reach it."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
+    max_errors: MaxErrors = 100,
+) -> None:
+    """Audit finished or imported matches: hash chain, legality, recomputed scores, and what cannot be verified.
+
+    Example: ginlog audit sample_games --jobs 2
+    """
+    from ginlog.app.audit import Summary, audit_paths
+    from ginlog.app.paths import count_paths, iter_paths
+
+    if anchor is not None:
+        if not _ANCHOR.fullmatch(anchor):
+            usage(f"--anchor takes a head hash, 12 to 64 hex digits, not {anchor!r}")
+        anchor = anchor.lower()
+        if len(paths) != 1 or sum(1 for _ in itertools.islice(iter_paths(paths), 2)) != 1:
+            usage("--anchor checks one file; give exactly one")
+    summary = Summary()
+    err = console(stderr=True)
+    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors)
+    try:
+        if json_:
+            for r in _json_files(verdicts, tail=lambda: '"summary": ' + _indent(json.dumps(summary.to_dict(), indent=2))):
+                summary.add(r)
+        else:
+            total = count_paths(paths) if err.is_terminal else 0  # a second walk, only for the bar
+            _print_audit(verdicts, summary, err, total=total, quiet=quiet, max_errors=max_errors)
+    except KeyboardInterrupt:
+        _interrupted()
+    if not summary.files:
+        sys.stderr.write(shown(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}") + "\n")
+    raise typer.Exit(EXIT_OK if not summary.bad and summary.files else EXIT_INVALID)
+
+
+def _print_audit(
+    results: Iterator[FileAudit], summary: Summary, err: Console, *, total: int, quiet: bool, max_errors: int
+) -> None:
+    from rich.markup import escape
+
+    from ginlog.app.render import audit_report
+
+    out = console()
+    # Warnings go to standard output; while a progress bar runs on a terminal that is also standard
+    # output, they are printed above the bar (through its console) so as not to break it.
+    notes = err if err.is_terminal and out.is_terminal else out
+
+    def take(r: FileAudit) -> None:
+        summary.add(r)
+        if not quiet:
+            problems, warnings = _file_lines(r, max_errors)
+            for line in problems:
+                err.print(escape(line), highlight=False)
+            for line in warnings:
+                notes.print(escape(line), highlight=False)
+
+    if err.is_terminal:
+        from rich.progress import Progress
+
+        with Progress(console=err, transient=True, redirect_stdout=False, redirect_stderr=False) as progress:
+            task = progress.add_task("auditing", total=total)
+            for r in results:
+                take(r)
+                progress.advance(task)
+    else:
+        for r in results:
+            take(r)
+    for part in audit_report(summary.to_dict(), summary.head if summary.files == 1 else None):
+        out.print(part)
+
+
+def _file_lines(r: FileAudit, max_errors: int) -> tuple[list[str], list[str]]:
+    """A verdict's problems (for standard error) and its warnings (for standard output), one a line.
+
+    Each list ends with a line for those counted but not kept, if any.
+    """
+    from ginlog.app.audit import error_line
+
+    lines = [error_line(e) for e in r.errors]
+    more = r.errors_total - len(r.errors)
+    if more > 0:
+        lines.append(
+            f"{r.path}: {_plural(more, 'more problem')} not listed (--max-errors {max_errors}); by rule: "
+            + ", ".join(f"{k} {v}" for k, v in r.errors_by_rule.items())
+            + " [max-errors]"
+        )
+    notes = [error_line(w) + " (warning)" for w in r.warnings]
+    more = r.warnings_total - len(r.warnings)
+    if more > 0:
+        notes.append(f"{r.path}: {_plural(more, 'more warning')} not listed (--max-errors {max_errors}) [max-errors]")
+    return lines, notes
+
+
+def _json_files(results: Iterator[FileAudit], tail: Callable[[], str]) -> Iterator[FileAudit]:
+    """Write ``{"files": [...], TAIL}`` to standard output one file at a time, handing each verdict on as it goes.
+
+    ``tail()`` (called once every file is out) gives the keys after ``files``.
+    """
+    write = sys.stdout.write
+    write('{\n  "files": [')
+    first = True
+    for r in results:
+        yield r
+        write(("\n    " if first else ",\n    ") + _indent(shown_json(json.dumps(r.to_dict(), indent=2)), 4))
+        sys.stdout.flush()
+        first = False
+    write(("\n  ]" if not first else "]") + ",\n  " + tail() + "\n}\n")
+    sys.stdout.flush()
+
+
+def _indent(text: str, by: int = 2) -> str:
+    return text.replace("\n", "\n" + " " * by)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _interrupted() -> NoReturn:
+    """Ctrl-C: one line, exit 130 (the workers ignore the interrupt; the pool is already terminated)."""
+    sys.stdout.flush()
+    sys.stderr.write("\nginlog: interrupted\n" if sys.stderr.isatty() else "ginlog: interrupted\n")
+    raise typer.Exit(EXIT_INTERRUPTED)

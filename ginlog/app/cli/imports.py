@@ -1,0 +1,32 @@
+"""Commands that import foreign records: ``import openspiel``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK
+
+__all__ = ["openspiel"]
+
+
+def openspiel(
+    files: Annotated[list[str], typer.Argument(help="OpenSpiel serialised gin_rummy records.")],
+    outdir: Annotated[str, typer.Option("--output", "-o", help="Folder for the ginlog match files.")],
+) -> None:
+    """Read OpenSpiel gin_rummy records and write one ginlog match file each.
+
+    A record that is not valid gets an error naming it and the action's
+    position; the other files go on.
+
+    Example: ginlog import openspiel records/*.txt -o imported/
+    """
+    from ginlog.app.openspiel import import_files
+
+    ok, bad = import_files(files, outdir, err=sys.stderr)
+    from ginlog.text import shown
+
+    typer.echo(shown(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else "")))
+    raise typer.Exit(EXIT_OK if not bad else EXIT_INVALID)

@@ -1,0 +1,155 @@
+"""Commands that read one match: ``show``, ``replay``, ``score``.
+
+``-`` reads standard input (named ``<stdin>`` in errors).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import TYPE_CHECKING, Annotated, BinaryIO, Optional
+
+import typer
+
+from ginlog.app.cli.common import console, fail, usage
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ginlog.match.reading import MatchReport
+    from ginlog.play.state import MatchState
+
+__all__ = ["show", "replay", "score", "read_report"]
+
+
+def show(
+    match: Annotated[str, typer.Argument(help="The match file ('-' for standard input).")],
+    at: Annotated[Optional[int], typer.Option("--at", min=1, help="Show the table after event N.")] = None,
+    as_: Annotated[Optional[str], typer.Option("--as", help="Only what this player could see.")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (shape in the README).")] = False,
+) -> None:
+    """The table at the end of the file, or at event N.
+
+    Example: ginlog show friday.jsonl --at 12 --as Ann
+    """
+    from ginlog.app.views import table_json, table_text
+    from ginlog.errors import GinlogError
+    from ginlog.text import match_player, shown
+
+    report = read_report(match, upto=at)
+    tl = report.timeline
+    assert tl is not None  # read_report exits rather than return a file without a first line
+    state = tl.state
+    who = None
+    if as_ is not None:
+        try:  # named as in an entry: any case, or a unique prefix
+            who = state.players[match_player(as_, state.players)]
+        except GinlogError as exc:
+            usage(f"--as: {exc.message}")
+    if json_:
+        _echo_json({"event": tl.seq, **table_json(state, who)})
+        return
+    typer.echo(shown(f"{match} at event {tl.seq}:"))
+    typer.echo(table_text(state, who))
+
+
+def replay(
+    match: Annotated[str, typer.Argument(help="The match file ('-' for standard input).")],
+    step_: Annotated[bool, typer.Option("--step", help="Wait for Enter between events.")] = False,
+    from_: Annotated[int, typer.Option("--from", min=1, help="First event to show.")] = 1,
+    to: Annotated[Optional[int], typer.Option("--to", min=1, help="Last event to show.")] = None,
+    json_: Annotated[bool, typer.Option("--json", help="One JSON object per event (JSON Lines; shape in the README).")] = False,
+) -> None:
+    """The match as a readable transcript, event by event.
+
+    Example: ginlog replay sample_games/standard-match.jsonl --to 40
+    """
+    from rich.text import Text
+
+    from ginlog.app.views import describe, hand_summary, score_line, table_json, winner_name
+    from ginlog.errors import EventError, GinlogError
+    from ginlog.log.events import event_type
+    from ginlog.match.reading import iter_steps
+
+    out = console()
+    before: MatchState | None = None
+    try:
+        for s in iter_steps(_source(match), name=_name(match), upto=to):
+            st = s.state
+            if s.line >= from_:
+                text = describe(s.event, before, st)  # record text already shown (ginlog.text.shown)
+                ended = before is not None and len(st.hands) > len(before.hands)
+                if json_:
+                    summary = hand_summary(st.hands[-1], st.players) if ended else None
+                    _echo_json({"seq": s.seq, "type": event_type(s.event), "text": text, "summary": summary,
+                                **table_json(st)}, lines=True)
+                else:
+                    out.print(Text.assemble((f"{s.seq:>4}", "dim"), "  ", text))
+                    if ended:
+                        out.print(Text.assemble("      ", (hand_summary(st.hands[-1], st.players), "bold")))
+                        out.print(Text("      Score: " + score_line(st)))
+                if step_ and sys.stdin.isatty() and not json_:
+                    input()
+            before = st
+    except GinlogError as exc:
+        fail(exc)
+    if before is None:
+        fail(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=_name(match)))
+    if before.phase == "over" and not json_:
+        from ginlog.text import shown
+
+        out.print(Text.assemble("Winner: ", (shown(winner_name(before) or "nobody"), "bold")))
+
+
+def score(
+    match: Annotated[str, typer.Argument(help="The match file ('-' for standard input).")],
+    json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (shape in the README).")] = False,
+) -> None:
+    """The score sheet: every hand, how it ended, points, running totals, bonuses, winner.
+
+    Example: ginlog score sample_games/modern-match.jsonl --json
+    """
+    from ginlog.app.views import score_json
+    from ginlog.errors import GinlogError
+    from ginlog.match.dated import read_dated
+
+    try:
+        report, dates = read_dated(_source(match), name=_name(match))
+    except GinlogError as exc:
+        fail(exc)
+    state = report.state
+    assert state is not None  # a file without a first line raises
+    data = score_json(state, report.head, dates)
+    if json_:
+        _echo_json(data)
+        return
+    from ginlog.app.sheet import score_sheet
+
+    out = console()
+    out.print(score_sheet(state, data, _name(match), out.width))
+
+
+def _echo_json(data: object, lines: bool = False) -> None:
+    """JSON on standard output: indented, or one line (JSON Lines); record text as it is, but nothing a
+    terminal would act on (:func:`ginlog.text.shown_json`)."""
+    from ginlog.text import shown_json
+
+    text = json.dumps(data, ensure_ascii=False) if lines else json.dumps(data, indent=2, ensure_ascii=False)
+    typer.echo(shown_json(text))
+
+
+def read_report(match: str, upto: int | None = None) -> MatchReport:
+    """The match file's report (``-``: standard input), or exit with its first problem."""
+    from ginlog.errors import GinlogError
+    from ginlog.match.reading import read_match
+
+    try:
+        return read_match(_source(match), name=_name(match), upto=upto)
+    except GinlogError as exc:
+        fail(exc)
+
+
+def _source(match: str) -> str | BinaryIO:
+    return sys.stdin.buffer if match == "-" else match
+
+
+def _name(match: str) -> str:
+    return "<stdin>" if match == "-" else match

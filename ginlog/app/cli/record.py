@@ -1,0 +1,122 @@
+"""Commands that write: ``new``, ``play``, ``record``, ``undo``, ``repair``.
+
+Each is a plain function whose defaults are its options (Typer reads the
+``Annotated`` metadata), so a test can call it directly; every write goes
+through :class:`ginlog.match.session.MatchSession`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ginlog.app.cli.append import append_entries
+from ginlog.app.cli.common import EXIT_USAGE, fail, require_match_file, usage
+
+__all__ = ["new", "play", "record", "undo", "repair"]
+
+
+def new(
+    match: Annotated[str, typer.Argument(help="The match file to create (.jsonl).")],
+    player: Annotated[list[str], typer.Option("--player", "-p", help="A player's name (give two).")],
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="A preset: standard, newspaper, modern, classic, oklahoma, openspiel.")
+    ] = "standard",
+    set_: Annotated[list[str], typer.Option("--set", "-s", help="Change a knob: KNOB=VALUE (see 'ginlog rules').")] = [],  # noqa: B006 - read, never changed
+    title: Annotated[Optional[str], typer.Option("--title", help="A title for the match.")] = None,
+) -> None:
+    """Start a match file. Refuses to overwrite.
+
+    Example: ginlog new friday.jsonl --player Ann --player Bob --rules modern --set knock_limit=9
+    """
+    from ginlog.errors import GinlogError, RulesError
+    from ginlog.game.rules import preset, with_knobs
+    from ginlog.match.session import MatchSession
+    from ginlog.text import check_players, shown
+
+    if len(player) != 2:
+        usage("give exactly two --player names")
+    try:  # names the two could not tell apart are a slip in the command, like a bad knob
+        a, b = check_players(player)
+    except GinlogError as exc:
+        fail(exc, EXIT_USAGE)
+    try:
+        knobs = {}
+        for item in set_:
+            if "=" not in item:
+                raise RulesError(f"--set takes KNOB=VALUE, not {item!r}")
+            k, v = item.split("=", 1)
+            knobs[k.strip()] = v
+        r = with_knobs(preset(rules), **knobs)
+    except GinlogError as exc:
+        fail(exc, EXIT_USAGE)
+    try:
+        MatchSession.create(match, (a, b), r, title=title)
+    except GinlogError as exc:
+        fail(exc)
+    said = f"{match}: new match, {a} v {b}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else "")
+    typer.echo(shown(said))
+
+
+def play(
+    match: Annotated[str, typer.Argument(help="The match file.")],
+    entries: Annotated[list[str], typer.Argument(help="Entries, as typed at the table.")],
+) -> None:
+    """Append entries without the prompt, each checked before anything is written.
+
+    Either all entries are legal and written, or none is.
+
+    Example: ginlog play friday.jsonl pass pass stock 'discard 7h'
+    """
+    raise typer.Exit(append_entries(match, entries))
+
+
+def record(
+    match: Annotated[str, typer.Argument(help="The match file (created with 'ginlog new').")],
+) -> None:
+    """The live recorder: say whose turn it is, take entries, check each, append it.
+
+    Works at a terminal and with entries piped on standard input.
+    Type 'help' for the entry language, 'table' to see the table, 'quit' to stop.
+
+    Example: printf 'dealer Ann\\nupcard 7h\\npass\\n' | ginlog record friday.jsonl
+    """
+    from ginlog.app.recorder import run_recorder
+
+    require_match_file(match)
+    raise typer.Exit(run_recorder(match, sys.stdin, sys.stdout))
+
+
+def undo(
+    match: Annotated[str, typer.Argument(help="The match file.")],
+    reason: Annotated[Optional[str], typer.Option("--reason", help="Why (kept in the record).")] = None,
+) -> None:
+    """Append a correction that undoes the last effective event (the file keeps both).
+
+    Example: ginlog undo friday.jsonl --reason "wrong card"
+    """
+    raise typer.Exit(append_entries(match, ["undo" + (f" {reason}" if reason else "")]))
+
+
+def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> None:
+    """After a crash: move a torn last line to a side file next to the match.
+
+    Nothing is thrown away; the match file keeps every complete line.
+
+    Example: ginlog repair friday.jsonl
+    """
+    from ginlog.errors import GinlogError
+    from ginlog.match.session import MatchSession
+
+    try:
+        rep = MatchSession.repair(match)
+    except GinlogError as exc:
+        fail(exc)
+    from ginlog.text import shown
+
+    if rep.side_file is None:
+        typer.echo(shown(f"{match}: nothing to repair (the file ends with a complete line)"))
+    else:
+        typer.echo(shown(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}"))

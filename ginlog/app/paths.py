@@ -1,0 +1,174 @@
+"""Which files a command's arguments name, one at a time: files, folders (searched for ``*.jsonl``) and globs.
+
+Every command that takes many matches (``audit``, ``stats``, ``export``,
+``html DIR``) walks its arguments here, so they agree on what a folder holds
+and on what counts as a problem. The walk streams: a folder is listed one
+directory at a time, each sorted so that files come in the order of their
+sorted full paths (a folder ``b`` sorts as ``b/``, after ``b.jsonl``), and
+nothing is kept per file found, so a million files cost what one folder's
+listing costs.
+
+A folder is searched through its sub-folders, symlinked ones included (a
+club's folder may link last season's): each folder once, by inode, so a link
+back up the tree (a loop) or a second link to the same folder adds nothing
+and hides nothing. What cannot be searched is a problem, yielded in its place
+as a :class:`~ginlog.errors.StoreError`, never a skip: a path that is not
+there, a folder or sub-folder that cannot be read, a folder holding no match
+file, a glob matching nothing. A glob's folders are searched as folders (a
+glob's folder may hold no match file without that being a problem); anything
+else a path names (a FIFO, a broken link named ``*.jsonl``) is passed on, for
+the reader to say why it is no match file. ``-`` is standard input, once.
+
+A glob is expanded as bash expands it with ``globstar`` (by wcmatch: the
+standard library's ``glob`` follows links under ``**`` and so never ends on a
+folder that links back up): ``**`` crosses folders but no link to one, ``*``
+matches a link to a folder as it matches a folder, hidden names only when the
+pattern names them.
+
+>>> import os, tempfile
+>>> root = tempfile.mkdtemp()
+>>> for name in ("b.jsonl", "b/x.jsonl", "a.jsonl", "b/c/y.jsonl", "notes.txt"):
+...     os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+...     open(os.path.join(root, name), "w").close()
+>>> [os.path.relpath(p, root) for p in iter_paths([root, os.path.join(root, "a.jsonl")])]
+['a.jsonl', 'b.jsonl', 'b/c/y.jsonl', 'b/x.jsonl']
+>>> [e.message for e in iter_paths([os.path.join(root, "missing")])]
+['no such file or folder']
+>>> count_paths([root])
+4
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterable, Iterator
+
+from wcmatch import glob as wglob
+
+from ginlog.errors import GinlogError, StoreError
+
+__all__ = ["iter_paths", "count_paths", "expand_paths"]
+
+
+class _Walk:
+    """One walk's memory: the folders searched (by inode) and the files named outright (by path).
+
+    Both stay small however many files the folders hold: a file found in a
+    folder is never remembered, only checked against the files named outright
+    (and a file named outright is skipped when its folder was searched
+    already).
+    """
+
+    def __init__(self) -> None:
+        self.dirs: set[tuple[int, int]] = set()
+        self.named: set[str] = set()
+        self.stdin = False
+
+    def folder(self, root: str, *, quiet: bool = False) -> Iterator[str | GinlogError]:
+        found = 0
+        for item in self._search(root):
+            found += 1  # a file, or a sub-folder that could not be read (said already)
+            yield item
+        if not found and not quiet:
+            yield StoreError("no match file (*.jsonl) in this folder or below it", rule="file", path=root)
+
+    def _search(self, folder: str) -> Iterator[str | GinlogError]:
+        try:
+            st = os.stat(folder)
+            key = (st.st_dev, st.st_ino)
+            if key in self.dirs:
+                return  # searched already: a loop, or a second way to the same folder
+            self.dirs.add(key)
+            names: list[str] = []
+            with os.scandir(folder) as it:
+                for e in it:
+                    try:
+                        is_dir = e.is_dir()  # follows a link
+                    except OSError:
+                        is_dir = False
+                    if is_dir:
+                        names.append(e.name + "/")
+                    elif e.name.endswith(".jsonl"):
+                        names.append(e.name)
+        except OSError as exc:
+            yield _cannot(folder, "read the folder", exc)
+            return
+        names.sort()
+        for name in names:
+            path = os.path.join(folder, name.rstrip("/"))
+            if name.endswith("/"):
+                yield from self._search(path)
+            elif os.path.normpath(path) not in self.named:
+                yield path
+
+    def file(self, path: str) -> Iterator[str]:
+        key = os.path.normpath(path)
+        if key in self.named:
+            return
+        if path.endswith(".jsonl"):
+            try:
+                st = os.stat(os.path.dirname(os.path.abspath(path)))
+                if (st.st_dev, st.st_ino) in self.dirs:
+                    return  # its folder was searched: it has been listed
+            except OSError:
+                pass
+        self.named.add(key)
+        yield path
+
+
+def iter_paths(paths: Iterable[str]) -> Iterator[str | GinlogError]:
+    """Each file the arguments name, in order, each once; a :class:`StoreError` where something cannot be searched."""
+    walk = _Walk()
+    for p in paths:
+        if p == "-":
+            if not walk.stdin:
+                walk.stdin = True
+                yield p
+            continue
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            st = None
+        except OSError as exc:
+            yield _cannot(p, "read", exc)
+            continue
+        if st is not None:
+            if os.path.isdir(p):
+                yield from walk.folder(p)
+            else:
+                yield from walk.file(p)
+        elif glob.has_magic(p):
+            hits = sorted(wglob.iglob(p, flags=wglob.GLOBSTAR))
+            if not hits:
+                yield StoreError(f"no file matches {p}", rule="file", path=p)
+            for hit in hits:
+                if os.path.isdir(hit):
+                    yield from walk.folder(hit, quiet=True)
+                else:
+                    yield from walk.file(hit)
+        else:
+            why = "a broken link" if os.path.islink(p) else "no such file or folder"
+            yield StoreError(why, rule="file", path=p)
+
+
+def count_paths(paths: Iterable[str]) -> int:
+    """How many items :func:`iter_paths` yields (a progress bar's total): one walk, nothing kept per file."""
+    return sum(1 for _ in iter_paths(paths))
+
+
+def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[GinlogError]]:
+    """:func:`iter_paths` as two lists, the files and the problems (for callers that want them all at once)."""
+    files: list[str] = []
+    problems: list[GinlogError] = []
+    for item in iter_paths(paths):
+        if isinstance(item, str):
+            files.append(item)
+        else:
+            problems.append(item)
+    return files, problems
+
+
+def _cannot(path: str, action: str, exc: OSError) -> StoreError:
+    what = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+    return StoreError(f"cannot {action}: {what}", rule="file", path=path)

@@ -1,0 +1,235 @@
+"""A static site of many matches: ``ginlog html DIR -o SITE/``.
+
+``SITE/index.html`` holds the standings (:class:`~ginlog.app.stats.Standings`)
+and every match file found under ``DIR`` (its date, players, winner, score
+and verdict), each linking to its replay page ``SITE/matches/NAME.html``
+(:func:`ginlog.app.page.match_page`, the page ``ginlog html MATCH`` makes).
+Every page is self-contained and needs no network: the index is plain HTML
+with an inline style allowed by its hash in a Content-Security-Policy that
+forbids everything else (no script at all).
+
+Record text is never markup: every string from a record passes through
+:func:`ginlog.text.shown` (control and invisible characters made visible)
+and :func:`html.escape`. A page's file name is made from the match file's
+path, never used as given: the stem with everything but ``A-Z a-z 0-9 _ -``
+replaced, cut to 40 characters, then 10 hex digits of the SHA-256 of the
+path relative to ``DIR`` (:func:`page_name`), so no name can leave
+``SITE/matches`` or collide with another.
+
+Files are read one at a time (each through one :class:`~ginlog.app.dated.DatedSteps`
+reading, which the page needs anyway); the index's rows are spooled to a
+temporary file as they are made and the standings written above them at the end,
+so memory does not grow with the number of files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import IO, Final
+
+import attrs
+
+from ginlog import __version__
+from ginlog.errors import EventError, GinlogError, StoreError
+from ginlog.match.reading import Step, walk
+from ginlog.match.visitors import MatchReport
+from ginlog.text import shown
+
+from ginlog.app.dated import DatedReport, DatedSteps
+from ginlog.app.page import Verdict, csp_hash, match_page
+from ginlog.app.stats import MatchSummary, Standings, failed, summarise
+
+__all__ = ["page_name", "SiteEntry", "read_entry", "build_site", "index_row", "index_page", "INDEX_CSS"]
+
+_UNSAFE: Final = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def page_name(path: str, root: str) -> str:
+    """The file name of ``path``'s page: a safe stem and a short hash of the path relative to ``root``.
+
+    >>> page_name("games/friday night.jsonl", "games")
+    'friday_night-34640a934a.html'
+    >>> page_name("games/../../etc/passwd.jsonl", "games")[:7], "/" in page_name("x/<script>.jsonl", "x")
+    ('passwd-', False)
+    """
+    rel = os.path.relpath(path, root)
+    stem = _UNSAFE.sub("_", Path(path).stem).strip("_")[:40] or "match"
+    return f"{stem}-{hashlib.sha256(rel.encode('utf-8', 'surrogateescape')).hexdigest()[:10]}.html"
+
+
+def _esc(text: str | None) -> str:
+    return "" if text is None else html.escape(shown(text))
+
+
+def _date(ts: str | None) -> str:
+    """``2026-11-29T19:56:25.123Z`` as ``2026-11-29 19:56`` (UTC)."""
+    return "" if not ts else _esc(ts[:10] + " " + ts[11:16])
+
+
+@attrs.frozen
+class SiteEntry:
+    """One match file as the site shows it: its summary, its page's text (None: unreadable) and first problem."""
+
+    summary: MatchSummary
+    page: str | None
+    problem: str | None
+
+
+def read_entry(path: str) -> SiteEntry:
+    """Read one match file (collecting every problem) into its summary and its replay page."""
+    errors: list[GinlogError] = []
+    visitor = DatedSteps(errors)
+    try:
+        steps: list[Step] = list(walk(path, visitor))
+    except GinlogError as exc:
+        errors.append(exc if exc.path else exc.at(path=path))
+        steps = []
+    except OSError as exc:
+        errors.append(StoreError(f"cannot read the file: {exc.strerror or exc}", rule="file", path=path))
+        steps = []
+    if not steps:
+        if not errors:
+            errors.append(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=path))
+        return SiteEntry(failed(errors[0], path), None, errors[0].one_line())
+    last = steps[-1]
+    report = MatchReport(path, last.state, tuple(errors), last.line, last.digest)
+    times = visitor.times
+    summary = summarise(DatedReport(report, times.start, times.end, (), steps[0].digest))
+    page = match_page(steps, verdict=Verdict.of(errors, last.digest))
+    return SiteEntry(summary, page, errors[0].one_line() if errors else None)
+
+
+def index_row(entry: SiteEntry, href: str | None) -> str:
+    """One match in the index's table, every record string escaped."""
+    s = entry.summary
+    if s.players is None:
+        players = score = winner = ""
+    else:
+        players = f"{_esc(s.players[0])} v {_esc(s.players[1])}"
+        score = " &middot; ".join(f"{_esc(p)} {t}" for p, t in zip(s.players, s.totals))
+        winner = _esc(s.winner_name) if s.winner_name else ("abandoned" if s.phase == "abandoned" else "unfinished" if s.phase != "over" else "nobody")
+    if s.ok:
+        verdict = '<td class="ok">valid</td>'
+    else:
+        n = len(s.errors)
+        verdict = f'<td class="bad" title="{_esc(entry.problem)}">invalid: {n} problem{"s" if n != 1 else ""}</td>'
+    title = _esc(s.title) if s.title else players
+    link = f'<a href="{html.escape(href)}">{title or _esc(os.path.basename(s.file))}</a>' if href else (title or _esc(s.file))
+    return (
+        f"<tr><td>{_date(s.start)}</td><td>{link}</td><td>{players}</td><td>{winner}</td>"
+        f"<td>{score}</td><td class=\"n\">{s.hands}</td>{verdict}<td class=\"file\">{_esc(s.file)}</td></tr>\n"
+    )
+
+
+INDEX_CSS: Final = """
+body{font:15px/1.4 system-ui,sans-serif;margin:1.5rem auto;max-width:72rem;padding:0 1rem;color:#222;background:#fafaf7}
+h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
+th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
+th{background:#eee}td.n,th.n{text-align:right}
+td.ok{color:#176b2c}td.bad{color:#a31515;font-weight:600}td.file{color:#666;font-size:.85em;word-break:break-all}
+a{color:#1a4f9c}footer{margin-top:2rem;color:#666;font-size:.85em}
+"""
+
+_STANDING_COLUMNS: Final = (
+    ("Player", "name"), ("Matches", "matches"), ("Won", "matches_won"), ("Hands", "hands"),
+    ("Hands won", "hands_won"), ("Points", "points"), ("Gins", "gins"), ("Knocks", "knocks"),
+    ("Undercuts", "undercuts"), ("Rating", "rating"),
+)
+
+
+def _standings_html(standings: Standings) -> str:
+    head = "".join(f'<th{"" if key == "name" else " class=n"}>{label}</th>' for label, key in _STANDING_COLUMNS)
+    rows = []
+    for p in standings.players():
+        cells = []
+        for _label, key in _STANDING_COLUMNS:
+            v = p[key]
+            cells.append(f"<td>{_esc(v)}</td>" if key == "name" else f'<td class="n">{"" if v is None else v}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    if not rows:
+        return "<p>No valid match yet.</p>"
+    return f"<table id=\"standings\"><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table>"
+
+
+def _index_head(title: str) -> str:
+    csp = f"default-src 'none'; style-src {csp_hash(INDEX_CSS)}; img-src data:; base-uri 'none'; form-action 'none'"
+    return (
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{_esc(title)}</title>\n<style>{INDEX_CSS}</style>\n</head>\n<body>\n<h1>{_esc(title)}</h1>\n"
+    )
+
+
+def index_page(title: str, standings: Standings, rows: IO[str], counts: tuple[int, int], out: IO[str]) -> None:
+    """Write the index: the standings, then the match rows copied from ``rows``; ``counts`` = (valid, invalid)."""
+    valid, invalid = counts
+    out.write(_index_head(title))
+    out.write(f"<h2>Standings</h2>\n<p>{valid} valid match file{'s' if valid != 1 else ''}"
+              + (f", {invalid} invalid (left out of the standings)" if invalid else "") + ".</p>\n")
+    out.write(_standings_html(standings))
+    out.write(
+        "\n<h2>Matches</h2>\n<table id=\"matches\"><thead><tr><th>Date (UTC)</th><th>Match</th><th>Players</th>"
+        "<th>Winner</th><th>Score</th><th class=n>Hands</th><th>Verdict</th><th>File</th></tr></thead><tbody>\n"
+    )
+    shutil.copyfileobj(rows, out)
+    out.write(
+        "</tbody></table>\n<footer><p>Ratings: Elo, everyone from 1500, K = 32, finished matches in the order they began. "
+        f"Made by ginlog {__version__}; these pages need no network.</p></footer>\n</body>\n</html>\n"
+    )
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def build_site(
+    files: Iterable[str | GinlogError],
+    root: str,
+    site: str,
+    *,
+    title: str = "ginlog matches",
+    done: Callable[[MatchSummary], None] | None = None,
+) -> Standings:
+    """Write the site for ``files`` (paths, or what could not be found) under ``root`` into ``site``.
+
+    ``done`` is called with each file's summary as soon as its page is
+    written (for a progress bar, and to list the invalid files). Returns
+    the standings (their ``valid`` and ``invalid`` counts too).
+    """
+    folder = Path(site)
+    pages = folder / "matches"
+    pages.mkdir(parents=True, exist_ok=True)
+    standings = Standings()
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as rows:
+        for item in files:
+            if isinstance(item, GinlogError):
+                entry = SiteEntry(failed(item), None, item.one_line())
+                href = None
+            else:
+                entry = read_entry(item)
+                href = None
+                if entry.page is not None:
+                    name = page_name(item, root)
+                    _write(pages / name, entry.page)
+                    href = f"matches/{name}"
+            standings.add(entry.summary)
+            rows.write(index_row(entry, href))
+            if done is not None:
+                done(entry.summary)
+        rows.seek(0)
+        tmp = folder / f"index.html.tmp{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as out:
+            index_page(title, standings, rows, (standings.valid, standings.invalid), out)
+        os.replace(tmp, folder / "index.html")
+    return standings

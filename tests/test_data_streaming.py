@@ -1,0 +1,224 @@
+"""Streaming: the audit's summary and JSON as results come, paths as they are found, memory flat in the number of files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from ginlog.app.audit import Summary, audit_file, audit_files, audit_paths
+from ginlog.app.paths import count_paths, expand_paths, iter_paths
+from ginlog.errors import GinlogError
+from ginlog.game.rules import preset
+from ginlog.play.simulate import simulate_match
+
+from data_matches import EPOCH, corpus, encode_match
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_games"
+
+
+def test_audit_json_is_what_the_command_prints(tmp_path: Path) -> None:
+    """The streamed ``audit --json`` is the JSON of each file's verdict, in the walk's order, and their summary."""
+    made, bad = corpus(tmp_path / "games")
+    paths = [str(tmp_path / "games"), str(SAMPLES), str(tmp_path / "missing.jsonl")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ginlog.app.cli", "audit", "--json", *paths],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    whole = json.loads(proc.stdout)
+    assert list(whole) == ["files", "summary"]  # the summary after the files: nothing held until the end
+    files, problems = expand_paths(paths)
+    verdicts = [audit_file(f).to_dict() for f in files]
+    assert [f["file"] for f in whole["files"]] == [f["file"] for f in verdicts] + [str(tmp_path / "missing.jsonl")]
+    assert whole["files"][:-1] == verdicts and whole["files"][-1]["ok"] is False
+    summary = Summary()
+    for r in audit_paths(paths):
+        summary.add(r)
+    assert whole["summary"] == summary.to_dict()
+    assert whole["summary"]["files"] == len(made) + len(bad) + len(expand_paths([str(SAMPLES)])[0]) + 1
+    assert whole["summary"]["invalid"] == len(bad) + 1 + sum(not v["ok"] for v in verdicts if v["file"].startswith(str(SAMPLES)))
+
+
+def test_summary_head_is_the_lone_files() -> None:
+    results = list(audit_files(expand_paths([str(SAMPLES)])[0][:2]))
+    s = Summary()
+    s.add(results[0])
+    assert s.head == results[0].head and s.head is not None
+    s.add(results[1])
+    assert s.files == 2 and s.to_dict()["events"] == results[0].events + results[1].events
+
+
+def _naive(args: list[str]) -> tuple[list[str], list[str]]:
+    """What the arguments name, the slow plain way: whole sorted listings, links to folders resolved and seen once."""
+    files: list[str] = []
+    problems: list[str] = []
+    seen_dirs: set[str] = set()
+    seen_files: set[str] = set()
+
+    def folder(root: str, quiet: bool = False) -> None:
+        found = []
+        stack = [root]
+        while stack:
+            f = stack.pop()
+            real = os.path.realpath(f)
+            if real in seen_dirs:
+                continue
+            seen_dirs.add(real)
+            subs = []
+            for name in sorted(os.listdir(f)):
+                full = os.path.join(f, name)
+                if os.path.isdir(full):
+                    subs.append(full)
+                elif name.endswith(".jsonl"):
+                    found.append(full)
+            stack.extend(reversed(subs))
+        found = [x for x in sorted(found) if os.path.normpath(x) not in seen_files]
+        if not found and not quiet:
+            problems.append(root)
+        files.extend(found)
+
+    def file(p: str) -> None:
+        listed = p.endswith(".jsonl") and os.path.realpath(os.path.dirname(os.path.abspath(p))) in seen_dirs
+        if os.path.normpath(p) in seen_files or listed:
+            return
+        seen_files.add(os.path.normpath(p))
+        files.append(p)
+
+    for p in args:
+        if p == "-":
+            if "-" not in files:
+                files.append(p)
+        elif os.path.isdir(p):
+            folder(p)
+        elif os.path.exists(p):
+            file(p)
+        elif any(c in p for c in "*?["):
+            # bash itself (globstar: ** crosses no link to a folder; nullglob: no match, no words)
+            sh = subprocess.run(["bash", "-O", "globstar", "-O", "nullglob", "-c", 'printf "%s\\0" ' + p.replace(" ", "\\ ")],
+                                stdout=subprocess.PIPE, check=True)
+            hits = sorted(h.decode() for h in sh.stdout.split(b"\0") if h)
+            if not hits:
+                problems.append(p)
+            for h in hits:
+                folder(h, quiet=True) if os.path.isdir(h) else file(h)
+        else:
+            problems.append(p)
+    return files, problems
+
+
+def test_paths_stream_as_the_naive_walk_finds_them(tmp_path: Path) -> None:
+    for name in ("b.jsonl", "b/x.jsonl", "b0.jsonl", "B.jsonl", "é.jsonl", "dir.jsonl/in.jsonl", "real/r.jsonl",
+                 "a b/c.jsonl", "notes.txt", "empty/notes.txt"):
+        p = tmp_path / "d" / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("")
+    (tmp_path / "d" / "link").symlink_to(tmp_path / "d" / "real")
+    (tmp_path / "d" / "real" / "loop").symlink_to(tmp_path / "d")
+    (tmp_path / "d" / "lf.jsonl").symlink_to(tmp_path / "d" / "real" / "r.jsonl")
+    d = str(tmp_path / "d")
+    for args in (
+        [d, d + "/", d + "/./b", f"{d}/**/*.jsonl", f"{d}/nothing*.jsonl", f"{d}/missing.jsonl", f"{d}/b.jsonl", "-", "-"],
+        [f"{d}/b.jsonl", f"{d}/real/r.jsonl", d, f"{d}/empty"],
+        [f"{d}/link", f"{d}/real", f"{d}/*"],
+    ):
+        got = list(iter_paths(args))
+        files, problems = _naive(args)
+        assert [g for g in got if isinstance(g, str)] == files, args
+        assert [e.path for e in got if isinstance(e, GinlogError)] == problems, args
+        assert count_paths(args) == len(got)
+    # the link to real/ is followed, but real/ (and its loop back up) is searched once
+    walked = [p for p in iter_paths([d]) if isinstance(p, str)]
+    assert sum(p.endswith("r.jsonl") for p in walked) == 1 and len(walked) == len(set(walked))
+
+
+CHILD = r"""
+import io, json, resource, sys
+from ginlog.app import cli_data
+what, out, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
+sys.stdout = io.TextIOWrapper(open(out, "wb"), encoding="utf-8")
+if what == "stats":
+    code = cli_data.stats(paths, json_=True)
+elif what == "export":
+    code = cli_data.export(paths, "csv")
+else:
+    import typer
+    from ginlog.app.cli.check import audit
+    try:
+        audit(paths, jobs=1, json_=True, anchor=None, quiet=False, max_errors=100)
+    except typer.Exit as e:
+        code = e.exit_code
+sys.stdout.flush()
+sys.stderr.write(json.dumps({"code": code}))
+"""
+
+# Between pytest and the measured interpreter: on Linux a child's ru_maxrss starts from the RSS of the
+# process it was forked from, so the measured one is forked from this small launcher, whose only child
+# it is (RUSAGE_CHILDREN is then that child's peak).
+LAUNCHER = r"""
+import json, resource, subprocess, sys
+p = subprocess.run(sys.argv[1:], stderr=subprocess.PIPE, text=True)
+sys.stderr.write(p.stderr + "\n" + json.dumps({"maxrss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
+"""
+
+
+def _files(folder: Path, n: int) -> list[str]:
+    """``n`` tiny finished matches (OpenSpiel's one-hand rules: ten deals, each begun at its own time), 100 a folder.
+
+    In folders, as an archive keeps them (a month a folder): one folder's
+    listing is what the walk holds at a time, so a single folder of
+    thousands would measure that, not what is kept per file read.
+    """
+    blobs = [
+        encode_match(simulate_match(preset("openspiel"), seed=s, players=("Ann", "Bob")), EPOCH + timedelta(minutes=s))
+        for s in range(10)
+    ]
+    folders = []
+    for i in range(n):
+        sub = folder / f"f{i // 100:03d}"
+        if i % 100 == 0:
+            sub.mkdir(parents=True)
+            folders.append(str(sub))
+        (sub / f"m{i:05d}.jsonl").write_bytes(blobs[i % 10])
+    return folders
+
+
+def _peak(what: str, folders: list[str], out: Path) -> tuple[int, int]:
+    # Through a launcher: a child forked straight from pytest would start from pytest's RSS.
+    proc = subprocess.run(
+        [sys.executable, "-S", "-c", LAUNCHER, sys.executable, "-c", CHILD, what, str(out), *folders],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    lines = proc.stderr.strip().splitlines()
+    return json.loads(lines[-2])["code"], json.loads(lines[-1])["maxrss_kb"]
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[str]]:
+    """The folders of 1,000 files, and of 5,000 (the same first 1,000 and 4,000 more)."""
+    every = _files(tmp_path_factory.mktemp("many"), 5000)
+    return every[:10], every
+
+
+@pytest.mark.parametrize("what", ["stats", "export", "audit"])
+def test_memory_is_flat_in_the_number_of_files(folders: tuple[list[str], list[str]], tmp_path: Path, what: str) -> None:
+    small, large = folders
+    code_s, rss_s = _peak(what, small, tmp_path / "small.out")
+    code_l, rss_l = _peak(what, large, tmp_path / "large.out")
+    assert code_s == code_l == 0
+    print(what, rss_s, rss_l)
+    # Five times the files: the peak grows by allocator noise and the rating's 24 bytes a match at most
+    # (the audit that kept every result until the end grew by about 1 KB a file: 4 MB here).
+    assert rss_l - rss_s < 1000, (what, rss_s, rss_l)
+    if what == "stats":
+        data = json.loads((tmp_path / "large.out").read_text(encoding="utf-8"))
+        small_data = json.loads((tmp_path / "small.out").read_text(encoding="utf-8"))
+        assert len(small_data["files"]) == 1000
+        assert len(data["files"]) == 5000 and sum(p["matches"] for p in data["players"]) == 10000

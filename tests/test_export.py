@@ -1,0 +1,122 @@
+"""``ginlog export``: one row per finished hand, every field against the score sheet (``score_json``), each format read back."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginlog.app import cli_data
+from ginlog.app.export import COLUMNS, ROW_GROUP, ParquetWriter
+from ginlog.app.views import score_json
+from ginlog.log.events import HandDealt, HandResultOnly
+from ginlog.log.format import digest
+from ginlog.play.reducer import fold
+
+from data_matches import Generated, corpus, line_ts
+
+INTS = {"hand", "points", "deadwood_1", "deadwood_2", "total_1", "total_2"}
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Generated], list[Path]]:
+    folder = tmp_path_factory.mktemp("export")
+    made, bad = corpus(folder)
+    return folder, made, bad
+
+
+def expected_rows(made: list[Generated]) -> list[dict[str, Any]]:
+    """The rows, from the score sheet by name and the file's own lines: nothing from ginlog.app.export."""
+    rows = []
+    for g in sorted(made, key=lambda g: str(g.path)):  # the files' order, as they are read
+        state = fold(list(g.events)).state
+        sheet = score_json(state, None)
+        a, b = sheet["players"]
+        first_line = g.path.read_bytes().split(b"\n", 1)[0]
+        starts = [seq for seq, e in enumerate(g.events, 1) if isinstance(e, (HandDealt, HandResultOnly))]
+        for i, h in enumerate(sheet["hands"]):
+            rows.append({
+                "file": str(g.path), "match": digest(first_line)[:16], "title": state.title, "player_1": a, "player_2": b,
+                "date": line_ts(g.start, starts[i]), "hand": h["number"], "dealer": h["dealer"], "outcome": h["outcome"],
+                "out": h["out"], "winner": h["winner"], "points": h["points"],
+                "deadwood_1": h["deadwood"].get(a), "deadwood_2": h["deadwood"].get(b),
+                "total_1": h["totals"][a], "total_2": h["totals"][b], "recorded": h["recorded"],
+                "void_reason": h["void_reason"],
+            })
+    return rows
+
+
+def check(got: list[dict[str, Any]], made: list[Generated]) -> None:
+    want = expected_rows(made)
+    assert len(got) == len(want) == sum(len(fold(list(g.events)).state.hands) for g in made)
+    for g, w in zip(got, want):
+        assert list(g) == list(COLUMNS)
+        assert {k: g[k] for k in w} == w
+        assert g["how"] in ("knock", "gin", "big_gin", "void")
+        assert g["how"] == g["outcome"] or (g["how"], g["outcome"]) in (("knock", "undercut"), ("knock", "gin"))
+        assert g["rules"].split()[0] in ("standard", "newspaper", "modern", "classic", "oklahoma", "openspiel")
+    assert {r["outcome"] for r in got} == {"knock", "undercut", "gin", "big_gin", "void"}
+
+
+def typed(row: dict[str, str]) -> dict[str, Any]:
+    return {k: (None if v == "" else int(v) if k in INTS else v) for k, v in row.items()}
+
+
+def test_csv_to_standard_output(generated: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    folder, made, bad = generated
+    code = cli_data.export([str(folder)], "csv")
+    out = capsys.readouterr()
+    assert code == 1  # invalid files: listed and left out
+    assert all(str(p) in out.err for p in bad)
+    check([typed(r) for r in csv.DictReader(io.StringIO(out.out))], made)
+
+
+def test_jsonl_to_a_file(generated: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder, made, _bad = generated
+    target = tmp_path / "hands.jsonl"
+    assert cli_data.export([str(folder / "valid")], "jsonl", str(target)) == 0
+    assert capsys.readouterr().out == ""
+    check([json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()], made)
+    assert [p.name for p in tmp_path.iterdir()] == ["hands.jsonl"]  # no temporary file left
+
+
+def test_parquet_read_back(generated: Any, tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    folder, made, _bad = generated
+    target = tmp_path / "hands.parquet"
+    assert cli_data.export([str(folder / "valid")], "parquet", str(target)) == 0
+    table = pq.read_table(target)
+    assert table.column_names == list(COLUMNS)
+    assert str(table.schema.field("points").type) == "int64" and str(table.schema.field("winner").type) == "string"
+    check(table.to_pylist(), made)
+
+
+def test_parquet_row_groups(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "g.parquet"
+    w = ParquetWriter(str(path), row_group=4)
+    row = tuple(1 if c in INTS else "x" for c in COLUMNS)
+    for _ in range(5):
+        w.write([row, row])
+    w.close()
+    meta = pq.ParquetFile(path).metadata
+    assert meta.num_rows == 10 and [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [4, 4, 2]
+    assert ROW_GROUP == 10_000
+
+
+def test_parquet_usage(generated: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    folder, _made, _bad = generated
+    assert cli_data.export([str(folder)], "parquet") == 2
+    assert "-o FILE" in capsys.readouterr().err
+    assert cli_data.export([str(folder)], "xml") == 2
+    assert "--format is one of csv, jsonl, parquet" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if it were not installed
+    assert cli_data.export([str(folder)], "parquet", str(tmp_path / "x.parquet")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'ginlog[data]'" in err
+    assert not (tmp_path / "x.parquet").exists()

@@ -1,0 +1,77 @@
+"""The site's index in headless Chromium: a hostile record stays text, the links open the replay pages.
+
+Playwright with Debian's ``chromium`` (no browser download), as ``test_page_browser.py``;
+skipped, saying why, without either.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginlog.app import cli_data
+from ginlog.text import shown
+
+from data_matches import EPOCH, corpus, write
+from page_matches import HOSTILE_NAMES, HOSTILE_TITLE, hostile_events
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("GINLOG_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+HOSTILE_FILE = '"><img src=x onerror=alert(9)>.jsonl'
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install 'ginlog[test]'; it drives Debian's chromium, no download)")
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set GINLOG_CHROMIUM)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def watched(browser: Any) -> Any:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.problems, page.dialogs = [], []
+    page.on("console", lambda m: page.problems.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.on("request", lambda r: page.problems.append("request " + r.url) if not r.url.startswith(("file:", "data:")) else None)
+    return page
+
+
+def test_index_in_a_browser(browser: Any, tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    made, _bad = corpus(games)
+    write(games / "valid" / HOSTILE_FILE, hostile_events(), EPOCH)
+    site = tmp_path / "site"
+    assert cli_data.site(str(games), str(site)) == 1
+    page = watched(browser)
+    page.goto((site / "index.html").as_uri())
+    count = "() => ({script: document.scripts.length, img: document.images.length, svg: document.querySelectorAll('svg').length, handlers: document.querySelectorAll('[onload],[onerror],[onclick]').length, links: document.querySelectorAll('#matches a').length})"
+    seen = page.evaluate(count)
+    assert seen == {"script": 0, "img": 0, "svg": 0, "handlers": 0, "links": len(made) + 2}  # + the hostile + the edited file
+    assert not page.dialogs and not page.problems, (page.dialogs, page.problems)
+    assert page.title() == "ginlog matches"
+    text = page.text_content("#matches")
+    assert shown(HOSTILE_TITLE) in text and HOSTILE_FILE in text
+    assert all(shown(n) in page.text_content("#standings") for n in HOSTILE_NAMES)
+    # A link opens that match's replay page, which gets ready and runs nothing of the record's.
+    page.click(f"#matches a:text-is('{shown(HOSTILE_TITLE)}')")
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
+    assert page.title() == shown(HOSTILE_TITLE)
+    assert page.evaluate("() => window.__pwned") is None
+    assert not page.dialogs and not page.problems, (page.dialogs, page.problems)
+    page.close()
