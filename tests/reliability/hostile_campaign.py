@@ -9,8 +9,8 @@ wrong), and each class of the issue is one function, ``campaign(name, n,
 seed, work)``, returning a :class:`Tally`: per check, how many inputs were
 tried, how many held, and the failures with what to type to see them again.
 
-``tests/test_hostile.py`` runs small versions (one test per check, the
-checks that fail on today's code marked ``xfail``: :data:`CHECKS`);
+``tests/test_hostile.py`` runs small versions (one test per check of
+:data:`CHECKS`; every one holds on today's code);
 ``benchmarks/reliability.py --hostile N`` runs N examples per class and
 prints the figures. The inputs are made in :mod:`hostile_inputs`, the
 classes are :mod:`hostile_checks` and :mod:`hostile_records`.
@@ -85,72 +85,72 @@ CLASSES = {
 }
 
 
-#: Every check, with the reason it fails on the code this campaign was written against (None: it holds).
-#: ``tests/test_hostile.py`` marks the failing ones xfail; ``benchmarks/reliability.py`` counts them as
-#: known. Set an entry to None when its fix lands.
+#: Every check, with the reason it fails today (None: it holds; on 2026-12-01 every one holds). A
+#: reason makes ``tests/test_hostile.py`` mark the check xfail (strict: it must fail), and
+#: ``benchmarks/reliability.py`` count its failures as known. Set it back to None when the fix lands.
 CHECKS: dict[str, str | None] = {
     # Crash
-    "crash/knob-digits": "Crash: a knob of 4300 digits (game_bonus) kills audit --json (with --jobs too), score, replay",
+    "crash/knob-digits": None,
     "crash/points-digits": None,
-    "crash/new-set-digits": "Crash: 'ginlog new --set game_bonus=<4300 digits>' is accepted, then record and score die",
+    "crash/new-set-digits": None,
     # Memory
-    "memory/rss": "Memory: 50,000 lines 'x' (100 KB) take 66 MB in validate, 105 MB in audit --json (100,000: 97 and 183 MB)",
-    "memory/errors-capped": "Memory: every one of 50,000 errors is kept and printed",
+    "memory/rss": None,
+    "memory/errors-capped": None,
     # The terminal as a target
-    "terminal/replay": "Terminal: a player called [/] crashes replay; escapes, C1, bidi reach the terminal raw",
-    "terminal/score": "Terminal: a player called [/] crashes score; the title and reasons are read as markup",
-    "terminal/show": "Terminal: an abandon reason with BEL, U+2066, U+3164 reaches the terminal raw",
-    "terminal/record": "Terminal: a typed note with ESC, BEL, U+202E, U+009B is echoed raw ('ok N: Note: ...')",
+    "terminal/replay": None,
+    "terminal/score": None,
+    "terminal/show": None,
+    "terminal/record": None,
     "terminal/validate": None,
     "terminal/audit": None,
-    "terminal/new": "Terminal: 'ginlog new' echoes a name holding a Hangul filler (U+3164) raw",
+    "terminal/new": None,
     "terminal/play": None,
     "terminal/undo": None,
-    "terminal/replay-visible": "Terminal: replay crashes on markup names; hostile text is not shown as ␛ / <U+202E>",
-    "terminal/score-visible": "Terminal: score crashes on markup names; [red]x[/red] not shown literally",
-    "terminal/show-visible": "Terminal: show prints the abandon reason raw, not in visible form",
-    "terminal/record-visible": "Terminal: the recorder echoes a typed note raw, not in visible form",
-    "terminal/surrogate": "Terminal: a lone surrogate escape in a note passes validate/audit, then replay dies encoding it",
+    "terminal/replay-visible": None,
+    "terminal/score-visible": None,
+    "terminal/show-visible": None,
+    "terminal/record-visible": None,
+    "terminal/surrogate": None,
     # Hangs
-    **{f"hang/{c}": f"Hangs: a FIFO named on the command line blocks '{c}'" for c in
+    **{f"hang/{c}": None for c in
        ("audit", "validate", "score", "show", "replay", "play", "record", "undo", "import")},
     "hang/repair": None,
     "hang/html": None,
     # Silent success
-    "silent/unreadable-folder": "Silent success: an unreadable folder audits as 0 files, exit 0",
-    "silent/unreadable-subfolder": "Silent success: an unreadable sub-folder is skipped, exit 0",
-    "silent/glob-only-folders": "Silent success: a glob matching only folders gives 0 files, exit 0",
-    "silent/symlinked-subfolder": "Silent success: a symlinked sub-folder is skipped without a word",
-    "silent/empty-folder": "Silent success: an empty folder gives 0 files, exit 0",
-    "silent/stdin-with-jobs": "Silent success: 'audit - FILE --jobs 2' reads standard input in a worker: empty",
-    "silent/anchor-accepted": "Silent success: --anchor in upper case or as a 12-hex prefix is refused",
-    "silent/anchor-malformed": "Silent success: a malformed --anchor is an audit failure (exit 1), not a usage error (2)",
+    "silent/unreadable-folder": None,
+    "silent/unreadable-subfolder": None,
+    "silent/glob-only-folders": None,
+    "silent/symlinked-subfolder": None,
+    "silent/empty-folder": None,
+    "silent/stdin-with-jobs": None,
+    "silent/anchor-accepted": None,
+    "silent/anchor-malformed": None,
     # Moves nobody made
-    "moves/whole-entries": "Moves nobody made: 'play M note Bob says pass' writes a note and a pass",
+    "moves/whole-entries": None,
     # Names
-    "names/clash-refused": "Names: 'Ann' and 'ann', 'Ann' and Cyrillic 'Аnn', NFC and NFD 'Zoë' are accepted",
-    "names/invisible-refused": "Names: a name with a Hangul filler (U+3164) is accepted",
-    "names/spaced-name": "Names: \"dealer 'Mary Ann'\" is refused",
+    "names/clash-refused": None,
+    "names/invisible-refused": None,
+    "names/spaced-name": None,
     "names/case-insensitive": None,
     "names/ambiguous-prefix": None,
     # Misleading clean audit
-    "warnings/score-pad": "Misleading clean audit: no 'warnings' in audit/validate --json (score-pad)",
-    "warnings/reopened": "Misleading clean audit: no 'warnings' in audit/validate --json (reopened)",
-    "warnings/time-order": "Misleading clean audit: no 'warnings' in audit/validate --json (time-order)",
-    "warnings/unusual-rules": "Misleading clean audit: no 'warnings' in audit/validate --json (unusual-rules)",
-    "warnings/no-false-alarm": "Misleading clean audit: no 'warnings' list at all yet",
+    "warnings/score-pad": None,
+    "warnings/reopened": None,
+    "warnings/time-order": None,
+    "warnings/unusual-rules": None,
+    "warnings/no-false-alarm": None,
     # Files
-    "files/repair-non-match": "Files: repair cuts the last line of a non-match file without a final newline",
-    "files/repair-symlink": "Files: repair through a symlink truncates the target",
-    "files/repair-long-name": "Files: repair of a 250-byte match file name fails (side file name too long)",
-    "files/import-output-file": "Files: 'import openspiel -o FILE' (an existing file) gives a traceback",
-    "files/import-unwritable": "Files: 'import openspiel -o ro/sub' (in an unwritable folder) gives a traceback",
-    "files/path-one-line": "Files: a path with a newline or ESC breaks the error line (raw, several lines)",
-    "files/strict-stdout": "Files: play appends, then dies printing a non-UTF-8 file name to a strict stdout",
+    "files/repair-non-match": None,
+    "files/repair-symlink": None,
+    "files/repair-long-name": None,
+    "files/import-output-file": None,
+    "files/import-unwritable": None,
+    "files/path-one-line": None,
+    "files/strict-stdout": None,
     # Display
-    "display/pile-order": "Display: show sorts the last pile cards yet labels them '(top last)'",
-    "display/show-json": "Display: 'show --json' does not exist yet",
-    "display/replay-json": "Display: 'replay --json' does not exist yet",
+    "display/pile-order": None,
+    "display/show-json": None,
+    "display/replay-json": None,
     # Same verdict
     "verdict/same": None,
 }

@@ -86,13 +86,13 @@ def _crash_cmds(d: Path, files: list[Path], *, show: bool = True) -> list[Cmd]:
             *((Cmd(["audit", str(d)]), Cmd(["score", names[0]]), Cmd(["replay", names[0]])) if show else ())]
 
 
-def _crash_problems(runs: list[Run], only: str | None = None) -> list[str]:
+def _crash_problems(runs: list[Run], only: str | None = None, codes: tuple[int, ...] = (0, 1)) -> list[str]:
     probs = []
     for r in runs:
         where = r.cmd.shell()[:110]
         if only is not None and only not in where and r.cmd.args[0] not in ("validate", "audit"):
             continue
-        probs += [f"{where}: {p}" for p in basic(r, (0, 1))]
+        probs += [f"{where}: {p}" for p in basic(r, codes)]
         if r.cmd.args[0] in ("validate", "audit") and "--json" not in r.cmd.args:
             bad = [ln for ln in r.err_lines() if ln.strip() and not LINE.match(ln)]
             if bad:
@@ -148,7 +148,11 @@ def crash(ctx: Ctx, n: int, seed: int) -> None:
                 mine, runs = runs[: len(batches[where])], runs[len(batches[where]) :]
                 what = ", ".join(f"{c[1]}={len(c[2])} digits" for c in cases if c[0] == where)
                 ctx.check(label, _crash_problems(mine), f"match files with {what}: ginlog validate FILES; audit FOLDER [--jobs 2]; score/replay FILE")
-        ctx.check("new-set-digits", _crash_problems(setup),
+        # a knob out of its range on the command line is a bad value: a usage error (exit 2), one line, no file
+        refused = [] if setup[0].rc == 2 and not cli.exists() and len(setup[0].err_lines()) == 1 else [
+            f"ginlog new --set {knob}=<{len(number)} digits>: not refused as a usage error "
+            f"(exit {setup[0].rc}, {len(setup[0].err_lines())} error line(s), file {'made' if cli.exists() else 'not made'})"]
+        ctx.check("new-set-digits", [*_crash_problems(setup[:1], codes=(2,)), *refused, *_crash_problems(setup[1:])],
                   f"ginlog new m.jsonl -p Ann -p Bob --set {knob}=<{len(number)} digits>; printf 'dealer Ann\\nresult knock Bob 3 20 "
                   f"points <{len(points)} digits>\\nresult gin Ann 25 (4 times)' | ginlog record m.jsonl; ginlog score m.jsonl")
 

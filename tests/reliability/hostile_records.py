@@ -24,7 +24,7 @@ from ginlog.app.entry import entry_for
 from ginlog.game.cards import parse_card
 from ginlog.game.rules import preset
 from ginlog.log.events import Correction, HandResultOnly
-from ginlog.match.matchfile import new_match
+from ginlog.match.session import MatchSession
 from ginlog.match.reading import read_match
 from ginlog.play.reducer import apply, fold, start
 from ginlog.play.simulate import simulate_match
@@ -261,11 +261,11 @@ def names(ctx: Ctx, n: int, seed: int) -> None:
         d = ctx.dir("spaced")
         files = [d / f"m{i}.jsonl" for i in range(3)]
         for f in files:
-            new_match(f, (name, other), preset("standard"))
+            MatchSession.create(f, (name, other), preset("standard"))
         d2 = ctx.dir("ambiguous")
         twin = f"{first} {last[::-1]}x"
         amb = d2 / "m.jsonl"
-        new_match(amb, (name, twin), preset("standard"))
+        MatchSession.create(amb, (name, twin), preset("standard"))
         before = amb.read_bytes()
         runs = ctx.run(
             Cmd(["play", str(amb), f"dealer {first}"]),
@@ -412,7 +412,7 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
         bad = d / ("".join(pieces) + ".jsonl")
         # a file name that is not UTF-8 (or is, with non-ASCII), and a strict standard output
         odd = os.fsencode(d) + b"/" + raw_name + b".jsonl"
-        new_match(os.fsdecode(odd), ("Ann", "Bob"), preset("standard"))
+        MatchSession.create(os.fsdecode(odd), ("Ann", "Bob"), preset("standard"))
         cmds = {
             "repair-non-match": Cmd(["repair", str(plain)]),
             "repair-symlink": Cmd(["repair", str(d / "link.jsonl")]),
