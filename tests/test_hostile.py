@@ -101,3 +101,13 @@ def test_runner_reports_a_hang_and_the_peak_memory(tmp_path: Path) -> None:
     hung, quick = hc.run_all([hc.Cmd(["record", str(tmp_path / "m.jsonl")], tty=True, timeout=2), hc.Cmd(["--version"])])
     assert hung.rc is None and "no answer in 2 s" in " ".join(hc.basic(hung))
     assert quick.rc == 0 and quick.out.startswith(b"ginlog ") and 5 < quick.rss_mb < 500
+
+
+@pytest.mark.skipif(hc.GNU_TIME is None, reason="GNU time is not installed: the runner's figures are wait4's upper bounds")
+def test_runner_measures_the_command_not_the_process_that_started_it() -> None:
+    """A command started by a big process (the whole test suite) is not charged for that process's memory."""
+    ballast = bytearray(150 << 20)
+    ballast[:: 4096] = b"x" * len(ballast[:: 4096])  # resident, every page
+    (run,) = hc.run_all([hc.Cmd(["--version"])])
+    assert run.rc == 0 and run.rss_mb < 100, run.rss_mb
+    del ballast

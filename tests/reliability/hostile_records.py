@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import attrs
 from hypothesis import strategies as st
 
 import hostile_campaign as hc
@@ -330,8 +331,11 @@ def warnings(ctx: Ctx, n: int, seed: int) -> None:
         objs[i]["ts"] = _ts(prev - datetime.timedelta(seconds=delta))
         expect["time-order"] = (_write(d / "time.jsonl", chain(objs)), i + 1)
         lo, hi = knobs[knob]
-        objs = objs_of(full, ctx.work)
-        objs[0]["rules"][knob] = 100 if knob == "knock_limit" and pick % 2 else lo + pick % (hi - lo)
+        # played under the unusual rules themselves (a big void_stock_size voids a hand early, a big bonus
+        # ends the match early): legal, so the warning is all there is to see
+        value = 100 if knob == "knock_limit" and pick % 2 else lo + pick % (hi - lo)
+        unusual = attrs.evolve(preset("standard"), **{knob: value})
+        objs = objs_of(list(simulate_match(unusual, seed=s, max_hands=2)), ctx.work)
         expect["unusual-rules"] = (_write(d / "rules.jsonl", chain(objs)), 1)
         clean = _write(d / "clean.jsonl", rc.match_bytes(full, ctx.work))
         files = sorted(str(p) for p in d.iterdir())
