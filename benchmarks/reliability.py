@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/reliability.py [--kills 300] [--races 50] [--tamper-files 5]
         [--fuzz 20000] [--illegal 500] [--atheris [RUNS]] [--jobs 2] [--seed 0]
-        [--only crash,race,tamper,fuzz,illegal]
+        [--only crash,race,tamper,fuzz,illegal] [--hostile N [--hostile-classes C,...]]
 
 The campaigns themselves live in ``tests/reliability/reliability_campaigns.py``
 (``tests/test_reliability.py`` runs small versions of the same code):
@@ -15,10 +15,17 @@ The campaigns themselves live in ``tests/reliability/reliability_campaigns.py``
   reducer), then a sample through ``ginlog validate``; ``--atheris RUNS`` adds a
   coverage-guided run (``tests/reliability/atheris_child.py``, ginlog's modules
   instrumented) when ``atheris`` is importable, and says it is skipped if not;
-- illegal: ``--illegal`` matches with one illegal move each, every rule in turn.
+- illegal: ``--illegal`` matches with one illegal move each, every rule in turn;
+- hostile (``--hostile N``, off by default): issue 13's classes against the real
+  ``ginlog`` executable, on pipes and on a pseudo-terminal, N generated inputs per
+  class plus the issue's own (``tests/reliability/hostile_campaign.py``; the
+  memory class adds a 1,000,000-line file and two of 100 MB); prints inputs
+  tried and held per check, failures by class with reproducers, peak memory.
+  ``--hostile-classes crash,terminal`` runs some of them.
 
 Exit status 0 when every campaign passed (known, pinned bugs are counted apart
-and do not fail the run), 1 otherwise.
+and do not fail the run; for the hostile campaign, the checks issue 13 still
+lists as failing), 1 otherwise.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "reliability"))
 
+import hostile_campaign as hc  # noqa: E402
 import reliability_campaigns as rc  # noqa: E402
 
 LINE_RE = re.compile(r"^\S.*: .+ \[[a-z0-9-]+\]$")
@@ -321,6 +329,57 @@ def run_atheris(runs: int) -> bool:
     return not _unknown(data["failures"])
 
 
+# ----------------------------------------------------------------------------- hostile (issue 13)
+
+
+def run_hostile(n: int, seed: int, classes: Sequence[str], disk: Path) -> bool:
+    """Issue 13's classes against the real executable; True unless a check not known to fail failed."""
+    t = time.monotonic()
+    disk.chmod(0o755)  # some checks run commands as another user, who must reach the scratch folders
+    tallies = []
+    for name in classes:
+        # memory inputs are big (up to 1,000,000 lines, then 100 MB): a tenth as many
+        count = max(1, n // 10) if name == "memory" else n
+        tallies.append(hc.campaign(name, count, seed, disk, long=True))
+        tl = tallies[-1]
+        print(f"  ... {name}: {tl.inputs} inputs, {tl.runs} runs of ginlog, {tl.seconds:.0f} s", flush=True)
+    runs = sum(tl.runs for tl in tallies)
+    print(f"\n== 6. Hostile input, issue 13 ({', '.join(classes)}): {sum(tl.inputs for tl in tallies)} inputs, "
+          f"{runs} runs of the ginlog executable, {time.monotonic() - t:.0f} s")
+    rows = []
+    new_failures: list[str] = []
+    for tl in tallies:
+        for cid, c in tl.checks.items():
+            known = hc.CHECKS.get(cid)
+            state = "skipped" if c.skipped else ("held" if not c.failed else ("fails (known)" if known else "FAILS (new)"))
+            rows.append([cid, c.tried, c.held, c.failed, state])
+            if c.failed and not known:
+                new_failures += [f"{cid}: {f}" for f in c.failures[:3]]
+    print(_table(["check", "inputs tried", "held", "failed", "state"], rows))
+    print(_table(["class", "inputs", "runs", "checks held / tried", "check failures", "peak RSS of a child", "seconds"],
+                 [[tl.name, tl.inputs, tl.runs, f"{sum(1 for c in tl.checks.values() if c.tried and not c.failed)}/"
+                   f"{sum(1 for c in tl.checks.values() if c.tried)}", tl.failures(), f"{tl.peak_rss_mb:.0f} MB",
+                   f"{tl.seconds:.0f}"] for tl in tallies]))
+    for tl in tallies:
+        for note in tl.notes:
+            print(f"  {tl.name}: {note}")
+    print("  failures by class, with a reproducer each:")
+    for tl in tallies:
+        for cid, c in tl.checks.items():
+            if c.failures:
+                print(f"   - {cid} ({c.failed}/{c.tried}): {c.failures[0][:500]}")
+            elif c.skipped:
+                print(f"   - {cid}: skipped: {c.skipped}")
+    held_now = [cid for tl in tallies for cid, c in tl.checks.items() if hc.CHECKS.get(cid) and c.tried and not c.failed]
+    if held_now:
+        print(f"  listed as failing but held in this run (remove their xfail?): {', '.join(held_now)}")
+    if new_failures:
+        print(f"  NEW FAILURES (checks that held before): {len(new_failures)}")
+        for f in new_failures[:8]:
+            print("   -", f[:600])
+    return not new_failures
+
+
 # ----------------------------------------------------------------------------- main
 
 
@@ -335,6 +394,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="processes for tampering and fuzzing")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--only", default="crash,race,tamper,fuzz,illegal")
+    ap.add_argument("--hostile", type=int, default=0, metavar="N", help="issue 13's hostile-input campaign, N inputs per class")
+    ap.add_argument("--hostile-classes", default=",".join(hc.CLASSES), help="which of its classes")
     args = ap.parse_args(argv)
     only = set(args.only.split(","))
     disk = Path(tempfile.mkdtemp(prefix="ginlog-reliability-"))
@@ -355,6 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ok &= run_atheris(args.atheris)
         if "illegal" in only and args.illegal:
             ok &= run_illegal(args.illegal, args.seed, disk)
+        if args.hostile:
+            ok &= run_hostile(args.hostile, args.seed, [c for c in args.hostile_classes.split(",") if c], disk)
     finally:
         shutil.rmtree(disk, ignore_errors=True)
         shutil.rmtree(fast, ignore_errors=True)

@@ -476,6 +476,19 @@ def test_play_appends_through_the_fast_path_without_typer(at_discard: Path) -> N
     assert not heavy, f"the play fast path imported {heavy[:5]}"
 
 
+@pytest.mark.parametrize("name", [b"caf\xe9.jsonl", "café.jsonl".encode()], ids=["latin-1", "utf-8"])
+def test_play_says_what_it_appended_on_an_ascii_stdout(tmp_path: Path, name: bytes) -> None:
+    """Issue 13 (files): the events are written, so the line saying so must not die on the file's name
+    (not UTF-8, or not ASCII on an ASCII-only standard output): exit 0, the name shown visibly."""
+    path = os.fsdecode(os.fsencode(tmp_path) + b"/" + name)
+    MatchSession.create(path, ("Ann", "Bob"), preset("standard"))
+    p = exe("play", path, "dealer Ann", env={"PYTHONIOENCODING": "ascii:strict"})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.endswith(": 1 event(s) appended, now at event 2\n") and p.stdout.isascii()
+    assert ("<U+DCE9>" if name.startswith(b"caf\xe9") else "caf\\xe9") in p.stdout
+    assert MatchSession.open(path).seq == 2
+
+
 def test_play_in_process(app: Any, at_discard: Path) -> None:
     # Each argument is one whole entry (issue 13): words are no longer glued into entries.
     before = at_discard.read_bytes()

@@ -195,3 +195,36 @@ def test_live_engine_side_by_side(tmp_path: Path) -> None:
             events = record_events(*parse_record(text, "live"))
             net = score_json(fold(events).state, None)["hands"][0]["net"]
             assert [net["P0"], net["P1"]] == [int(r) for r in state.returns()]
+
+
+@pytest.mark.parametrize("where", ["a-file", "a-file/sub"])
+def test_cli_import_to_an_output_that_cannot_be_a_folder(tmp_path: Path, where: str) -> None:
+    """-o naming a file (or a folder under one) is one error line naming it, exit 1, not a traceback."""
+    (tmp_path / "a-file").write_text("x")
+    out = tmp_path / where
+    res = CliRunner().invoke(build_app(), ["import", "openspiel", str(RECORDS / "default-050.txt"), "-o", str(out)])
+    assert res.exit_code == 1, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert res.stderr.splitlines() == [res.stderr.strip()] and str(out) in res.stderr and "[file]" in res.stderr
+    assert (tmp_path / "a-file").read_text() == "x"
+
+
+def test_import_files_refuses_an_output_folder_it_cannot_make(tmp_path: Path) -> None:
+    import os
+
+    from ginlog.app.openspiel import import_files
+
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        if os.access(ro, os.W_OK):  # root writes anywhere: make a folder under a file instead
+            (tmp_path / "f").write_text("x")
+            target = tmp_path / "f" / "sub"
+        else:
+            target = ro / "sub"
+        with pytest.raises(GinlogError) as info:
+            import_files([str(RECORDS / "default-050.txt")], target)
+        assert info.value.rule == "file" and "output folder" in info.value.one_line()
+    finally:
+        ro.chmod(0o755)

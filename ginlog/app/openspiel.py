@@ -327,8 +327,16 @@ def _expand(files: Iterable[str]) -> list[str]:
 
 
 def import_files(files: Iterable[str], outdir: str | os.PathLike[str], err: TextIO | None = None) -> tuple[int, int]:
-    """Import many records; a bad one is reported (one line) and the others go on. Returns (ok, failed)."""
-    os.makedirs(outdir, exist_ok=True)
+    """Import many records; a bad one is reported (one line) and the others go on. Returns (ok, failed).
+
+    An output folder that cannot be made (something else by that name, a parent nobody
+    may write) is an :class:`~ginlog.errors.ImportError_` before any record is read.
+    """
+    try:
+        os.makedirs(outdir, exist_ok=True)
+    except OSError as exc:
+        why = "exists and is not a folder" if isinstance(exc, FileExistsError) else f"cannot be made: {exc.strerror or exc}"
+        raise _error(os.fspath(outdir), f"the output folder {why}", rule="file") from None
     ok = bad = 0
     for f in _expand(files):
         try:

@@ -30,7 +30,9 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
     ``reopen`` (``--reopen``): a script must say it means it.
 
     A problem (an illegal entry, a damaged file, another writer first) exits
-    with its one line, as :func:`~ginlog.app.cli.common.fail` says.
+    with its one line, as :func:`~ginlog.app.cli.common.fail` says. The line
+    saying what was appended shows the file name visibly (:func:`ginlog.text.shown`)
+    and never dies on a standard output that cannot encode it.
     """
     from ginlog.app.entry import parse_entry
     from ginlog.errors import GinlogError
@@ -47,7 +49,14 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
         steps = session.append([partial(parse_entry, text) for text in entries])
     except GinlogError as exc:
         fail(exc if exc.path else exc.at(path=path))
-    out.write(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}\n")
+    from ginlog.text import shown  # already imported by the session
+
+    said = shown(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}") + "\n"
+    try:
+        out.write(said)
+    except UnicodeEncodeError:  # a standard output that cannot hold the name (ASCII only): the events are written
+        enc = getattr(out, "encoding", None) or "ascii"
+        out.write(said.encode(enc, "backslashreplace").decode(enc))
     return EXIT_OK
 
 

@@ -23,9 +23,14 @@ def openspiel(
 
     Example: ginlog import openspiel records/*.txt -o imported/
     """
+    from ginlog.app.cli.common import fail
     from ginlog.app.openspiel import import_files
+    from ginlog.errors import GinlogError
 
-    ok, bad = import_files(files, outdir, err=sys.stderr)
+    try:
+        ok, bad = import_files(files, outdir, err=sys.stderr)
+    except GinlogError as exc:  # the output folder cannot be made: nothing was imported
+        fail(exc)
     from ginlog.text import shown
 
     typer.echo(shown(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else "")))

@@ -1,0 +1,611 @@
+"""Issue 13's hostile-input campaign, run against ``ginlog`` as a user runs it.
+
+Every check starts the real executable (``.venv/bin/ginlog``) in a child
+process, on pipes or on a pseudo-terminal (so rich believes it is on a
+terminal and colours), under a timeout, with the child's peak memory taken
+from ``wait4``. Inputs are generated (hypothesis strategies: names, free
+texts, whole files forged from valid matches with only the hostile content
+wrong), and each class of the issue is one function, ``campaign(name, n,
+seed, work)``, returning a :class:`Tally`: per check, how many inputs were
+tried, how many held, and the failures with what to type to see them again.
+
+``tests/test_hostile.py`` runs small versions (one test per check of
+:data:`CHECKS`; every one holds on today's code);
+``benchmarks/reliability.py --hostile N`` runs N examples per class and
+prints the figures. The inputs are made in :mod:`hostile_inputs`, the
+classes are :mod:`hostile_checks` and :mod:`hostile_records`.
+
+The output checks: on a pipe no ESC at all; on a terminal only ``ESC [ digits;
+m`` (ginlog's colours; for ``audit`` also rich's progress bar), never BEL, a
+C1 control, a bidi, zero-width or other invisible character, nor bytes that
+are not UTF-8; and every hostile text a command shows must be there in its
+visible form (:func:`ginlog.text.shown`), as often as the same command shows
+a plain placeholder in the same place.
+
+The classes, as issue 13 names them: crash, memory, terminal, hang, silent,
+moves, names, warnings (a misleading clean audit), files, display, verdict.
+
+This module is imported by path (``tests/reliability`` has no ``__init__``).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import resource
+import select
+import shlex
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import seed as hseed
+from hypothesis import strategies as st
+
+from ginlog.text import describe, shown
+
+sys.path.insert(0, str(Path(__file__).parent))
+import reliability_campaigns as rc  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+_EXE = Path(sys.executable).with_name("ginlog")
+GINLOG: list[str] = [str(_EXE)] if _EXE.exists() else [sys.executable, "-m", "ginlog.app.cli"]
+TIMEOUT = 20.0  # every command, unless said otherwise
+HANG_TIMEOUT = 8.0  # a FIFO must be refused at once; all of them run side by side
+QUICK_RSS_MB = 60.0  # a 100 KB file (a bare run takes 30 MB); the issue's bound is 100 MB for any file up to 100 MB
+RSS_MB = 100.0
+MAX_ERRORS = 1000  # errors kept per file, at most
+TRACEBACK = b"Traceback (most recent call last)"
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+CLASSES = {
+    "crash": "huge numbers (a knob, a claimed points) crash a command",
+    "memory": "memory grows with the file (bounded: 100 MB for any file up to 100 MB)",
+    "terminal": "record text reaches the terminal raw or is read as rich markup",
+    "hang": "a FIFO named on the command line blocks the command",
+    "silent": "nothing audited, or a usable input refused, and exit 0 or a wrong status",
+    "moves": "an entry split over arguments writes moves nobody made",
+    "names": "names that could be taken for each other, or not typed back",
+    "warnings": "a clean audit that hides score-pad, reopened, time-order, unusual rules",
+    "files": "repair, import and error lines on unusual paths",
+    "display": "the pile shown sorted though labelled (top last); no JSON of it",
+    "verdict": "validate and audit disagree on a file",
+}
+
+
+#: Every check, with the reason it fails today (None: it holds; on 2026-12-01 every one holds). A
+#: reason makes ``tests/test_hostile.py`` mark the check xfail (strict: it must fail), and
+#: ``benchmarks/reliability.py`` count its failures as known. Set it back to None when the fix lands.
+CHECKS: dict[str, str | None] = {
+    # Crash
+    "crash/knob-digits": None,
+    "crash/points-digits": None,
+    "crash/new-set-digits": None,
+    # Memory
+    "memory/rss": None,
+    "memory/errors-capped": None,
+    # The terminal as a target
+    "terminal/replay": None,
+    "terminal/score": None,
+    "terminal/show": None,
+    "terminal/record": None,
+    "terminal/validate": None,
+    "terminal/audit": None,
+    "terminal/new": None,
+    "terminal/play": None,
+    "terminal/undo": None,
+    "terminal/replay-visible": None,
+    "terminal/score-visible": None,
+    "terminal/show-visible": None,
+    "terminal/record-visible": None,
+    "terminal/surrogate": None,
+    # Hangs
+    **{f"hang/{c}": None for c in
+       ("audit", "validate", "score", "show", "replay", "play", "record", "undo", "import")},
+    "hang/repair": None,
+    "hang/html": None,
+    # Silent success
+    "silent/unreadable-folder": None,
+    "silent/unreadable-subfolder": None,
+    "silent/glob-only-folders": None,
+    "silent/symlinked-subfolder": None,
+    "silent/empty-folder": None,
+    "silent/stdin-with-jobs": None,
+    "silent/anchor-accepted": None,
+    "silent/anchor-malformed": None,
+    # Moves nobody made
+    "moves/whole-entries": None,
+    # Names
+    "names/clash-refused": None,
+    "names/invisible-refused": None,
+    "names/spaced-name": None,
+    "names/case-insensitive": None,
+    "names/ambiguous-prefix": None,
+    # Misleading clean audit
+    "warnings/score-pad": None,
+    "warnings/reopened": None,
+    "warnings/time-order": None,
+    "warnings/unusual-rules": None,
+    "warnings/no-false-alarm": None,
+    # Files
+    "files/repair-non-match": None,
+    "files/repair-symlink": None,
+    "files/repair-long-name": None,
+    "files/import-output-file": None,
+    "files/import-unwritable": None,
+    "files/path-one-line": None,
+    "files/strict-stdout": None,
+    # Display
+    "display/pile-order": None,
+    "display/show-json": None,
+    "display/replay-json": None,
+    # Same verdict
+    "verdict/same": None,
+}
+
+
+
+# =============================================================================
+# Running the executable
+
+
+@dataclass
+class Cmd:
+    """One command line for ``ginlog`` (``args`` after the program name)."""
+
+    args: Sequence[str | bytes]
+    stdin: bytes | None = None
+    tty: bool = False
+    env: dict[str, str] = field(default_factory=dict)  # added to the base environment ("" removes)
+    cwd: str | os.PathLike[str] | None = None
+    nobody: bool = False  # run as user 65534 (see :func:`other_user`)
+    timeout: float = TIMEOUT
+    memory_mb: int | None = None  # address-space limit, so a runaway child cannot take the machine
+    fifo: bool = False  # a child blocked opening a FIFO counts as hung at once (no need to wait the timeout)
+
+    def shell(self) -> str:
+        """The command as one would type it (for a failure's reproducer)."""
+        words = ["ginlog", *(os.fsdecode(a) if isinstance(a, bytes) else a for a in self.args)]
+        text = " ".join(shlex.quote(w) for w in words)
+        text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+        if self.stdin is not None:
+            text += f" < ({len(self.stdin)} bytes)"
+        for k, v in self.env.items():
+            text = f"{k}={v} {text}"
+        return ("[pty] " if self.tty else "") + ("[as nobody] " if self.nobody else "") + text
+
+
+@dataclass
+class Run:
+    """What a command did: exit code (None: killed at the timeout), output, peak memory."""
+
+    cmd: Cmd
+    rc: int | None
+    out: bytes
+    err: bytes
+    seconds: float
+    rss_mb: float
+
+    why: str = ""  # why it was killed
+
+    @property
+    def timed_out(self) -> bool:
+        return self.rc is None
+
+    @property
+    def both(self) -> bytes:
+        return self.out + self.err
+
+    def err_lines(self) -> list[str]:
+        return self.err.decode("utf-8", "replace").splitlines()
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self.out)
+        except ValueError:
+            return None
+
+
+def base_env(tty: bool) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _ENV_DROP and not k.startswith(("PYTEST", "HYPOTHESIS"))}
+    env.update(LC_ALL="C.UTF-8", LANG="C.UTF-8", COLUMNS="400", LINES="50")
+    env["TERM"] = "xterm-256color" if tty else "dumb"
+    return env
+
+
+_ENV_DROP = frozenset({
+    "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS",
+    "LINES", "PYTHONIOENCODING", "PYTHONUTF8", "JUPYTER_COLUMNS", "JUPYTER_LINES",
+})
+
+
+def other_user() -> list[str] | None:
+    """How to run a command as someone permissions bite: ``setpriv`` to 65534 when root, nothing when not root."""
+    if os.geteuid() != 0:
+        return []
+    return NOBODY if shutil.which("setpriv") else None
+
+
+def _gnu_time() -> str | None:
+    """GNU time, to measure a command's peak memory from a small parent.
+
+    A child's ``ru_maxrss`` counts the image it was forked from (a pytest
+    process of 90 MB makes every command "take" 90 MB); GNU time is a small
+    process that forks the command itself and reports that one's peak.
+    Without it, the figures are ``wait4``'s: upper bounds.
+    """
+    path = "/usr/bin/time"
+    try:
+        said = subprocess.run([path, "--version"], capture_output=True, timeout=10) if os.access(path, os.X_OK) else None
+        ok = said is not None and b"GNU" in said.stdout + said.stderr
+    except (OSError, subprocess.SubprocessError):
+        ok = False
+    return path if ok else None
+
+
+GNU_TIME = _gnu_time()
+
+
+class _Live:
+    """A started command: the child, its output files or pty, and its deadline."""
+
+    def __init__(self, cmd: Cmd) -> None:
+        self.cmd = cmd
+        env = base_env(cmd.tty)
+        for k, v in cmd.env.items():
+            if v == "":
+                env.pop(k, None)
+            else:
+                env[k] = v
+        argv: list[str | bytes] = [*((other_user() or []) if cmd.nobody else []), *GINLOG, *cmd.args]
+        self.rss_file: Path | None = None
+        if GNU_TIME:
+            fd, name = tempfile.mkstemp(prefix="ginlog-rss-")
+            os.close(fd)
+            self.rss_file = Path(name)
+            argv = [GNU_TIME, "-f", "%M", "-o", name, *argv]
+        limit = cmd.memory_mb
+
+        def pre() -> None:
+            if limit:
+                resource.setrlimit(resource.RLIMIT_AS, (limit << 20, limit << 20))
+
+        self.master: int | None = None
+        self.buf = bytearray()
+        self.pending = cmd.stdin or b""
+        self.out = tempfile.TemporaryFile()
+        self.err = tempfile.TemporaryFile()
+        self.started = time.monotonic()
+        if cmd.tty:
+            master, slave = os.openpty()
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 400, 0, 0))
+            a = termios.tcgetattr(slave)
+            # Typed bytes reach the program as typed: no echo (the tty's, not ginlog's), no
+            # signals, no flow control, no line editing; only the newline ends a line.
+            a[0] &= ~(termios.ICRNL | termios.IXON | termios.IXOFF | termios.INLCR | termios.IGNCR)
+            a[3] &= ~(termios.ECHO | termios.ECHONL | termios.ISIG | termios.IEXTEN)
+            for cc in (termios.VEOF, termios.VERASE, termios.VKILL, termios.VWERASE, termios.VREPRINT, termios.VLNEXT):
+                a[6][cc] = b"\x00" if isinstance(a[6][cc], bytes) else 0
+            termios.tcsetattr(slave, termios.TCSANOW, a)
+            self.proc = subprocess.Popen(
+                argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cmd.cwd, start_new_session=True,
+                preexec_fn=pre,
+            )
+            os.close(slave)
+            os.set_blocking(master, False)
+            self.master = master
+        else:
+            stdin: Any = subprocess.DEVNULL
+            if cmd.stdin is not None:
+                stdin = tempfile.TemporaryFile()
+                stdin.write(cmd.stdin)
+                stdin.seek(0)
+            self.proc = subprocess.Popen(
+                argv, stdin=stdin, stdout=self.out, stderr=self.err, env=env, cwd=cmd.cwd, start_new_session=True,
+                preexec_fn=pre,
+            )
+            if stdin is not subprocess.DEVNULL:
+                stdin.close()
+        self.pid = self.proc.pid
+
+    def pump(self) -> None:
+        """Feed the pty what is left to type and take what it printed."""
+        if self.master is None:
+            return
+        if self.pending:
+            try:
+                n = os.write(self.master, self.pending[:1024])
+                self.pending = self.pending[n:]
+            except (BlockingIOError, OSError):
+                pass
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            self.buf += data
+
+    def poll(self) -> Run | None:
+        pid, status, usage = os.wait4(self.pid, os.WNOHANG)
+        why = ""
+        if not pid:
+            now = time.monotonic()
+            if self.cmd.fifo and now - getattr(self, "_looked", 0.0) > 0.2:
+                self._looked = now
+                if _blocked_on_fifo(self.pid):
+                    why = "blocked opening the FIFO (wait_for_partner)"
+            if not why and now - self.started < self.cmd.timeout:
+                return None
+            with rc._suppress():
+                os.killpg(self.pid, signal.SIGKILL)
+            pid, status, usage = os.wait4(self.pid, 0)
+            why = why or f"no answer in {self.cmd.timeout:.0f} s (killed)"
+        code = os.waitstatus_to_exitcode(status)
+        self.proc.returncode = code  # reaped here: Popen must not wait for it again
+        rss_kb = usage.ru_maxrss
+        if self.rss_file is not None:
+            said = self.rss_file.read_text(errors="replace").split()
+            self.rss_file.unlink()
+            if said and said[-1].isdigit():  # GNU time's report: the command's own peak, then its fate
+                rss_kb = int(said[-1])
+                if "signal" in said:  # killed by a signal: as the child's own status would say
+                    code = -int(said[said.index("signal") + 1])
+        with rc._suppress():
+            os.killpg(self.pid, signal.SIGKILL)  # pool workers left behind
+        if self.master is not None:
+            for _ in range(20):
+                if not select.select([self.master], [], [], 0.02)[0]:
+                    break
+                before = len(self.buf)
+                self.pump()
+                if len(self.buf) == before:
+                    break
+            os.close(self.master)
+            out, err = bytes(self.buf), b""
+        else:
+            self.out.seek(0)
+            self.err.seek(0)
+            out, err = self.out.read(), self.err.read()
+        self.out.close()
+        self.err.close()
+        return Run(self.cmd, None if why else code, out, err, time.monotonic() - self.started, rss_kb / 1024, why)
+
+
+def _blocked_on_fifo(pgid: int) -> bool:
+    """Whether a process of group ``pgid`` sleeps in the kernel waiting for a FIFO's other end."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[2]) == pgid and Path(entry.path, "wchan").read_text() == "wait_for_partner":
+                return True
+        except (OSError, ValueError, IndexError):
+            continue
+    return False
+
+
+def run_all(cmds: Sequence[Cmd], jobs: int = 4) -> list[Run]:
+    """Run commands, ``jobs`` at a time, each under its own timeout; results in order."""
+    results: list[Run | None] = [None] * len(cmds)
+    todo = list(enumerate(cmds))
+    live: dict[int, _Live] = {}
+    while todo or live:
+        while todo and len(live) < jobs:
+            i, c = todo.pop(0)
+            live[i] = _Live(c)
+        masters = [h.master for h in live.values() if h.master is not None]
+        if masters:
+            select.select(masters, [], [], 0.01)
+        else:
+            time.sleep(0.005)
+        for i, h in list(live.items()):
+            h.pump()
+            r = h.poll()
+            if r is not None:
+                results[i] = r
+                del live[i]
+    return [r for r in results if r is not None]
+
+
+# =============================================================================
+# What the output must (not) hold
+
+SGR = re.compile(rb"\x1b\[[0-9;]*m")
+#: rich's live display (audit's progress bar on a terminal): hide/show the cursor, clear the line, go up.
+PROGRESS = re.compile(rb"\x1b\[\?25[lh]|\r(?:\x1b\[1A)?\x1b\[2K")
+
+
+def _around(data: bytes, i: int) -> str:
+    return repr(data[max(0, i - 24) : i + 24])
+
+
+def raw_problems(data: bytes, *, colour: bool, progress: bool = False) -> list[str]:
+    """What in ``data`` (all a terminal received) is not ginlog's own colour codes or visible text.
+
+    With ``colour``, ``ESC [ digits;... m`` is allowed; with ``progress``, rich's
+    progress bar's codes too. Any other ESC, BEL, a C1 control (U+009B is
+    ``C2 9B``), a bidi, zero-width or other invisible character, or bytes that
+    are not UTF-8 is a problem.
+    """
+    rest = PROGRESS.sub(b"", data) if progress else data
+    rest = SGR.sub(b"", rest) if colour else rest
+    probs = []
+    i = rest.find(b"\x1b")
+    if i >= 0:
+        probs.append(f"raw ESC {_around(rest, i)}")
+    text = rest.decode("utf-8", "surrogateescape")
+    bad = sorted({ch for ch in text if ch not in "\n\r\x1b" and shown(ch) != ch})
+    if bad:
+        j = text.index(bad[0])
+        probs.append("raw " + ", ".join(describe(ch) for ch in bad[:5]) + f" in {text[max(0, j - 20) : j + 20]!r}")
+    return probs
+
+
+def visible(run: Run) -> str:
+    """The text a person sees: colour and progress codes taken out, one newline per line."""
+    data = SGR.sub(b"", PROGRESS.sub(b"", run.both))
+    return data.decode("utf-8", "replace").replace("\r", "")
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"\s+", "", s)
+
+
+def missing_shown(run: Run, values: Iterable[str]) -> list[str]:
+    """The values whose visible form (:func:`ginlog.text.shown`) is not in the output (spaces ignored:
+    rich wraps a long title)."""
+    seen = _squash(visible(run))
+    return [f"{shown(v)[:60]!r} not shown" for v in values if _squash(shown(v)) not in seen]
+
+
+def basic(run: Run, codes: Iterable[int] = (0, 1, 2)) -> list[str]:
+    """No traceback, an answer within the timeout, an exit status among ``codes``."""
+    probs = []
+    if run.timed_out:
+        probs.append(run.why)
+    elif run.rc not in tuple(codes):
+        probs.append(f"exit {run.rc}")
+    if TRACEBACK in run.both:
+        tail = run.both.decode("utf-8", "replace").strip().splitlines()[-1:]
+        probs.append(f"traceback: {tail[0][:200] if tail else ''}")
+    return probs
+
+
+# =============================================================================
+# Results
+
+
+@dataclass
+class Check:
+    tried: int = 0
+    held: int = 0
+    failures: list[str] = field(default_factory=list)
+    skipped: str | None = None
+
+    @property
+    def failed(self) -> int:
+        return self.tried - self.held
+
+
+@dataclass
+class Tally:
+    """One class's run: per check, inputs tried and held, failures with reproducers."""
+
+    name: str
+    checks: dict[str, Check] = field(default_factory=dict)
+    inputs: int = 0
+    runs: int = 0
+    peak_rss_mb: float = 0.0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)  # figures worth printing (the memory class's runs)
+
+    def check(self, cid: str, problems: Sequence[str], repro: str) -> None:
+        c = self.checks.setdefault(f"{self.name}/{cid}", Check())
+        c.tried += 1
+        if problems:
+            if len(c.failures) < 12:
+                c.failures.append(f"{repro}\n      -> " + "; ".join(dict.fromkeys(problems))[:700])
+        else:
+            c.held += 1
+
+    def skip(self, cid: str, why: str) -> None:
+        self.checks.setdefault(f"{self.name}/{cid}", Check()).skipped = why
+
+    def failures(self) -> int:
+        return sum(c.failed for c in self.checks.values())
+
+
+class Ctx:
+    """The scratch folder, the runner and the tally of one class's run."""
+
+    def __init__(self, tally: Tally, work: Path, jobs: int = 4) -> None:
+        self.tally = tally
+        self.work = work
+        self.jobs = jobs
+        self._n = 0
+
+    def dir(self, name: str = "d") -> Path:
+        self._n += 1
+        d = self.work / f"{name}-{self._n}"
+        d.mkdir(parents=True)
+        d.chmod(0o777)
+        return d
+
+    def run(self, *cmds: Cmd, jobs: int | None = None) -> list[Run]:
+        runs = run_all(cmds, jobs or self.jobs)
+        self.tally.runs += len(runs)
+        for r in runs:
+            self.tally.peak_rss_mb = max(self.tally.peak_rss_mb, r.rss_mb)
+        return runs
+
+    def check(self, cid: str, problems: Sequence[str], repro: str) -> None:
+        self.tally.check(cid, problems, repro)
+
+    def once(self, key: str) -> bool:
+        """True the first time only: the issue's own examples ride along with the first generated input."""
+        seen = self.__dict__.setdefault("_once", set())
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+
+def drive(ctx: Ctx, strategy: st.SearchStrategy[Any], n: int, seed: int, body: Callable[[Any], None], explicit: Sequence[Any] = ()) -> None:
+    """Run ``body`` on the explicit inputs, then on ``n`` generated ones (no shrinking: a campaign counts)."""
+    cfg = settings(max_examples=max(1, n), deadline=None, database=None, suppress_health_check=list(HealthCheck),
+                   phases=[Phase.explicit, Phase.generate] if n else [Phase.explicit])
+
+    def inner(x: Any) -> None:
+        ctx.tally.inputs += 1
+        body(x)
+
+    test = hseed(seed)(cfg(given(strategy)(inner)))
+    for e in reversed(explicit):
+        test = example(e)(test)
+    test()
+
+
+CAMPAIGNS: dict[str, Callable[[Ctx, int, int], None]] = {}
+
+
+def campaign_of(name: str) -> Callable[[Callable[[Ctx, int, int], None]], Callable[[Ctx, int, int], None]]:
+    def deco(f: Callable[[Ctx, int, int], None]) -> Callable[[Ctx, int, int], None]:
+        CAMPAIGNS[name] = f
+        return f
+
+    return deco
+
+
+def campaign(name: str, n: int, seed: int, work: str | os.PathLike[str], *, jobs: int = 4, long: bool = False) -> Tally:
+    """Run one class of the issue: ``n`` generated examples (plus the issue's own), in ``work``."""
+    import hostile_checks, hostile_records  # noqa: F401  (they register the campaigns)
+
+    tally = Tally(name)
+    base = Path(tempfile.mkdtemp(prefix=f"hostile-{name}-", dir=work))
+    base.chmod(0o777)
+    ctx = Ctx(tally, base, jobs)
+    ctx.long = long  # type: ignore[attr-defined]
+    t = time.monotonic()
+    try:
+        CAMPAIGNS[name](ctx, n, seed)
+    finally:
+        tally.seconds = time.monotonic() - t
+        subprocess.run(["chmod", "-R", "u+rwX", str(base)], capture_output=True)
+        shutil.rmtree(base, ignore_errors=True)
+    return tally
+

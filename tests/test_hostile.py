@@ -1,0 +1,113 @@
+"""Issue 13's hostile-input campaign, small: one test per check, against ``ginlog`` as a user runs it.
+
+Every check runs the real executable in a child process (on pipes, and on a
+pseudo-terminal where the terminal is the target), under a timeout, on
+generated inputs (hypothesis) plus the issue's own examples. The engine is in
+``tests/reliability/``: ``hostile_campaign.py`` (running the executable, what
+its output may hold, tallies, the list of checks), ``hostile_inputs.py``
+(forged files, strategies), ``hostile_checks.py`` and ``hostile_records.py``
+(the classes).
+``benchmarks/reliability.py --hostile N`` runs the same with N examples per
+class and prints the figures.
+
+Each class runs once per session (the first test of a class pays for it);
+a test then asserts that its check held for every input tried. Every check
+holds on today's code; one given a reason in ``hostile_campaign.CHECKS`` (a
+known failure) is marked ``xfail(strict=True)``, so it must fail until its
+reason is removed.
+
+``GINLOG_HOSTILE_EXAMPLES`` (default 1) and ``GINLOG_HOSTILE_SEED`` (default
+0) set how many generated inputs each class draws, and from where.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).with_name("reliability")))
+import hostile_campaign as hc  # noqa: E402
+
+EXAMPLES = int(os.environ.get("GINLOG_HOSTILE_EXAMPLES", "1"))
+SEED = int(os.environ.get("GINLOG_HOSTILE_SEED", "0"))
+
+CHECKS = hc.CHECKS
+
+
+@pytest.fixture(scope="session")
+def hostile_work() -> Path:
+    # Not pytest's tmp_path: the checks run commands as another user, who must reach it.
+    d = Path(tempfile.mkdtemp(prefix="ginlog-hostile-"))
+    d.chmod(0o755)
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+_TALLIES: dict[str, hc.Tally] = {}
+
+
+def tally(name: str, work: Path) -> hc.Tally:
+    if name not in _TALLIES:
+        _TALLIES[name] = hc.campaign(name, EXAMPLES, SEED, work)
+    return _TALLIES[name]
+
+
+def _param(cid: str, why: str | None) -> object:
+    marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+    return pytest.param(cid, marks=marks, id=cid)
+
+
+@pytest.mark.parametrize("cid", [_param(c, w) for c, w in CHECKS.items()])
+def test_hostile(cid: str, hostile_work: Path) -> None:
+    t = tally(cid.split("/")[0], hostile_work)
+    check = t.checks.get(cid)
+    assert check is not None, f"{cid} was never tried (checks tried: {sorted(t.checks)})"
+    if check.skipped:
+        pytest.skip(check.skipped)
+    assert check.tried, f"{cid}: no input reached this check"
+    assert not check.failures, f"{cid}: {check.failed} of {check.tried} input(s) failed:\n" + "\n".join(f"  - {f}" for f in check.failures)
+
+
+def test_every_check_is_listed(hostile_work: Path) -> None:
+    """A check the campaign makes but this file does not list would never be reported."""
+    made = {cid for name in hc.CLASSES for cid in tally(name, hostile_work).checks}
+    assert made <= set(CHECKS), sorted(made - set(CHECKS))
+
+
+def test_raw_problems_sees_what_it_must() -> None:
+    """The terminal check itself: ginlog's colour passes, the issue's sequences do not."""
+    assert hc.raw_problems(b"\x1b[1;31mok\x1b[0m plain \xe2\x99\xa0\n", colour=True) == []
+    for bad in (b"\x1b[2J", b"\x1b]0;t\x07", b"\xc2\x9b31m", "\u202e".encode(), "\u200b".encode(), "\u3164".encode(),
+                b"\x07", b"\xff"):
+        assert hc.raw_problems(b"a" + bad + b"b", colour=True), bad
+    assert hc.raw_problems(b"\x1b[31m", colour=False)  # no colour on a pipe: any ESC is raw
+    progress = b"\x1b[?25l\r\x1b[2Kauditing\r\n\x1b[?25h\r\x1b[1A\x1b[2K"
+    assert hc.raw_problems(progress, colour=True, progress=True) == []
+    assert hc.raw_problems(b"x\x1b[1Ay", colour=True, progress=True)  # a cursor-up of its own is not rich's
+
+
+def test_runner_reports_a_hang_and_the_peak_memory(tmp_path: Path) -> None:
+    """The runner kills a command at its timeout and says so; it measures the child's peak RSS."""
+    from ginlog.game.rules import preset
+    from ginlog.match.session import MatchSession
+
+    MatchSession.create(tmp_path / "m.jsonl", ("Ann", "Bob"), preset("standard"))
+    # the recorder on a terminal nobody types at waits for ever
+    hung, quick = hc.run_all([hc.Cmd(["record", str(tmp_path / "m.jsonl")], tty=True, timeout=2), hc.Cmd(["--version"])])
+    assert hung.rc is None and "no answer in 2 s" in " ".join(hc.basic(hung))
+    assert quick.rc == 0 and quick.out.startswith(b"ginlog ") and 5 < quick.rss_mb < 500
+
+
+@pytest.mark.skipif(hc.GNU_TIME is None, reason="GNU time is not installed: the runner's figures are wait4's upper bounds")
+def test_runner_measures_the_command_not_the_process_that_started_it() -> None:
+    """A command started by a big process (the whole test suite) is not charged for that process's memory."""
+    ballast = bytearray(150 << 20)
+    ballast[:: 4096] = b"x" * len(ballast[:: 4096])  # resident, every page
+    (run,) = hc.run_all([hc.Cmd(["--version"])])
+    assert run.rc == 0 and run.rss_mb < 100, run.rss_mb
+    del ballast
