@@ -489,6 +489,15 @@ def test_play_says_what_it_appended_on_an_ascii_stdout(tmp_path: Path, name: byt
     assert MatchSession.open(path).seq == 2
 
 
+@pytest.mark.parametrize("command", [["replay"], ["score"], ["show"], ["undo"], ["validate"], ["audit"], ["stats"],
+                                     ["export", "--format", "csv"]], ids=lambda c: c[0])
+def test_every_command_survives_an_ascii_only_stdout(at_discard: Path, command: list[str]) -> None:
+    """A suit (♥) on a standard output that cannot encode it is shown escaped, never a traceback after the work."""
+    p = exe(command[0], at_discard, *command[1:], env={"PYTHONIOENCODING": "ascii:strict"})
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    assert p.stdout.strip()
+
+
 def test_play_in_process(app: Any, at_discard: Path) -> None:
     # Each argument is one whole entry (issue 13): words are no longer glued into entries.
     before = at_discard.read_bytes()

@@ -24,6 +24,11 @@ __all__ = ["main", "build_app", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
 
 def main() -> None:
     """Entry point of the ``ginlog`` executable."""
+    for stream in (sys.stdout, sys.stderr):
+        # A standard output that cannot hold a suit or a name (PYTHONIOENCODING=ascii:strict, a C locale) shows
+        # it as a backslash escape rather than dying half-way through, after the events were written.
+        if stream is not None and hasattr(stream, "reconfigure") and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
     argv = sys.argv[1:]
     try:
         if (
