@@ -426,6 +426,8 @@ def run_all(cmds: Sequence[Cmd], jobs: int = 4) -> list[Run]:
 # What the output must (not) hold
 
 SGR = re.compile(rb"\x1b\[[0-9;]*m")
+#: A line editor's own drawing (prompt_toolkit at ``ginlog record`` on a terminal): any CSI sequence, and backspace.
+EDITOR = re.compile(rb"\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x08")
 #: rich's live display (audit's progress bar on a terminal): hide/show the cursor, clear the line, go up.
 PROGRESS = re.compile(rb"\x1b\[\?25[lh]|\r(?:\x1b\[1A)?\x1b\[2K")
 
@@ -434,17 +436,26 @@ def _around(data: bytes, i: int) -> str:
     return repr(data[max(0, i - 24) : i + 24])
 
 
-def raw_problems(data: bytes, *, colour: bool, progress: bool = False) -> list[str]:
+def raw_problems(data: bytes, *, colour: bool, progress: bool = False, editor: str | None = None) -> list[str]:
     """What in ``data`` (all a terminal received) is not ginlog's own colour codes or visible text.
 
     With ``colour``, ``ESC [ digits;... m`` is allowed; with ``progress``, rich's
     progress bar's codes too. Any other ESC, BEL, a C1 control (U+009B is
     ``C2 9B``), a bidi, zero-width or other invisible character, or bytes that
-    are not UTF-8 is a problem.
+    are not UTF-8 is a problem. With ``editor`` (the text that was typed at a
+    line editor), the editor's own drawing is allowed (:data:`EDITOR`), but no
+    escape sequence of the typed text may reach the terminal as it was typed.
     """
-    rest = PROGRESS.sub(b"", data) if progress else data
-    rest = SGR.sub(b"", rest) if colour else rest
     probs = []
+    rest = data
+    if editor is not None:
+        for i, ch in enumerate(editor):
+            piece = editor[i : i + 4].encode("utf-8", "surrogateescape")
+            if ch == "\x1b" and len(piece) > 1 and piece in data:
+                probs.append(f"the typed {piece!r} reached the terminal raw {_around(data, data.find(piece))}")
+        rest = EDITOR.sub(b"", rest)
+    rest = PROGRESS.sub(b"", rest) if progress else rest
+    rest = SGR.sub(b"", rest) if colour else rest
     i = rest.find(b"\x1b")
     if i >= 0:
         probs.append(f"raw ESC {_around(rest, i)}")
@@ -459,6 +470,8 @@ def raw_problems(data: bytes, *, colour: bool, progress: bool = False) -> list[s
 def visible(run: Run) -> str:
     """The text a person sees: colour and progress codes taken out, one newline per line."""
     data = SGR.sub(b"", PROGRESS.sub(b"", run.both))
+    if run.cmd.tty and run.cmd.args[:1] == ["record"]:
+        data = EDITOR.sub(b"", data)  # the line editor's drawing
     return data.decode("utf-8", "replace").replace("\r", "")
 
 

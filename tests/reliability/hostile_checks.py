@@ -309,6 +309,9 @@ NEW_FIXED = ("Ann\u3164", "[/]")
 def _term_cmds(case: TermCase, d: Path, f: Path, starts: list[Path], fixed: bool) -> dict[str, Cmd]:
     typed = _typed(case.typed) or "x"
     entry = f"note {typed}\nquit\n".encode()
+    # At a terminal the recorder is a line editor: typed text is pasted (bracketed paste, as a person pastes a
+    # note), or its ESC and control characters would be keys (Escape, Ctrl-F...), never text.
+    pasted = b"\x1b[200~" + f"note {typed}".encode() + b"\x1b[201~\rquit\r"
     names = list(NEW_FIXED) if fixed else [cli_safe(x) for x in case.names]
     return {
         "replay": Cmd(["replay", str(f)]), "replay-tty": Cmd(["replay", str(f)], tty=True),
@@ -316,7 +319,7 @@ def _term_cmds(case: TermCase, d: Path, f: Path, starts: list[Path], fixed: bool
         "show": Cmd(["show", str(f)]), "show-tty": Cmd(["show", str(f)], tty=True),
         "new": Cmd(["new", str(d / "n.jsonl"), "-p", names[0] or "A", "-p", names[1] or "B", "--title", cli_safe(case.title) or "t"]),
         "play": Cmd(["play", str(starts[2]), f"dealer {_typed(case.names[0])[:40]}", f"{_typed(case.note)[:60]}"]),
-        "record-tty": Cmd(["record", str(starts[0])], stdin=entry, tty=True),
+        "record-tty": Cmd(["record", str(starts[0])], stdin=pasted, tty=True),
         "record": Cmd(["record", str(starts[1])], stdin=entry),
         "undo": Cmd(["undo", str(starts[3]), "--reason", cli_safe(case.reason) or "r"]),
     }
@@ -421,7 +424,8 @@ def terminal(ctx: Ctx, n: int, seed: int) -> None:
             valid = str(files[i]) in ok
             cmd = key.removesuffix("-tty")
             repro = f"{r.cmd.shell()[:160]} on {'a valid' if valid else 'an invalid'} {tc.ending} match with {tc.brief(cmd)}"[:900]
-            probs = basic(r, (0, 1, 2) if cmd == "new" else (0, 1)) + raw_problems(r.both, colour=r.cmd.tty)
+            typed_at = f"note {_typed(tc.typed) or 'x'}" if key == "record-tty" else None
+            probs = basic(r, (0, 1, 2) if cmd == "new" else (0, 1)) + raw_problems(r.both, colour=r.cmd.tty, editor=typed_at)
             ctx.check(cmd, [f"{key}: {p}" for p in probs], repro)
             if not valid and cmd != "record":
                 continue
