@@ -120,3 +120,18 @@ def test_parquet_usage(generated: Any, tmp_path: Path, capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install 'ginlog[data]'" in err
     assert not (tmp_path / "x.parquet").exists()
+
+
+def test_a_hostile_output_path_is_shown_not_obeyed(generated: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The usage line names the path the user gave: its controls are shown (␛), the line stays one line."""
+    folder, _made, _bad = generated
+    out = str(tmp_path / "no\x1b]0;owned\x07\nsuch" / "hands.csv")
+    assert cli_data.export([str(folder)], "csv", out) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\x07" not in err and "␛]0;owned␇" in err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("ginlog: cannot write ")
+    site = str(tmp_path / "site\x1b[2J")
+    (tmp_path / "site\x1b[2J").write_text("")
+    assert cli_data.site(str(folder), site) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "␛[2J" in err and len(err.strip().splitlines()) == 1

@@ -62,7 +62,7 @@ def read_dated(path: str) -> DatedReport | MatchSummary:
 
 
 def _usage(message: str) -> int:
-    sys.stderr.write(f"ginlog: {message}\n")
+    sys.stderr.write(shown(f"ginlog: {message}") + "\n")  # it may name a path the user gave
     return EXIT_USAGE
 
 
@@ -219,5 +219,5 @@ def site(dir: str, output: str) -> int:
     with progress("pages", lambda: count_paths([dir])) as advance:
         standings = build_site(advance(iter_paths([dir])), dir, output, done=done)
     n = standings.valid + standings.invalid
-    sys.stderr.write(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid\n")
+    sys.stderr.write(shown(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid") + "\n")
     return EXIT_OK if not standings.invalid else EXIT_INVALID

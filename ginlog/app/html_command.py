@@ -27,10 +27,9 @@ import os
 import sys
 from typing import BinaryIO
 
-from ginlog.errors import EventError, GinlogError, StoreError
-from ginlog.match.reading import iter_steps
 
 from ginlog.app.page import Verdict, match_page
+from ginlog.app.page_data import read_steps
 
 __all__ = ["html", "EXIT_OK", "EXIT_INVALID"]
 
@@ -45,21 +44,10 @@ def html(match: str, output: str | None = None, *, title: str | None = None) -> 
     """
     name = "<stdin>" if match == "-" else match
     source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
-    errors: list[GinlogError] = []
-    try:
-        steps = list(iter_steps(source, errors=errors, name=name))
-    except GinlogError as exc:
-        errors.append(exc if exc.path else exc.at(path=name))
-        steps = []
-    except OSError as exc:
-        errors.append(StoreError(f"cannot read the file: {exc.strerror or exc}", rule="file", path=name))
-        steps = []
+    steps, errors = read_steps(source, name)
     for err in errors:
         sys.stderr.write(err.one_line() + "\n")
     if not steps:
-        if not errors:
-            err = EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name)
-            sys.stderr.write(err.one_line() + "\n")
         return EXIT_INVALID
     page = match_page(steps, verdict=Verdict.of(errors, steps[-1].digest), title=title)
     data = page.encode("utf-8")

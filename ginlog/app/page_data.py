@@ -28,17 +28,19 @@ from typing import Any
 
 import attrs
 
-from ginlog.errors import GinlogError
+from ginlog.errors import EventError, GinlogError, StoreError
 from ginlog.game.cards import Card, cards_mask, mask_cards
 from ginlog.game.rules import PRESETS, rules_to_dict
 from ginlog.log.events import Correction, HandDealt, Note, event_type
-from ginlog.match.reading import Step
+from ginlog.log.reader import Source
+from ginlog.match.reading import Step, walk
+from ginlog.match.visitors import Steps
 from ginlog.play.state import FinishedHand, MatchState
 from ginlog.text import shown
 
 from ginlog.app.views import describe, hand_summary, score_json, winner_name
 
-__all__ = ["Verdict", "frame", "match_data", "visible"]
+__all__ = ["Verdict", "frame", "match_data", "visible", "read_steps"]
 
 
 @attrs.frozen
@@ -218,3 +220,28 @@ def visible(data: Any) -> Any:
     if isinstance(data, (list, tuple)):
         return [visible(v) for v in data]
     return data
+
+
+def read_steps(source: Source, name: str, visitor: Steps | None = None) -> tuple[list[Step], list[GinlogError]]:
+    """Every step of a match, for its page, and every problem with its place (collected, never raised).
+
+    A page shows the whole match, so the steps come as one list. What stops
+    the reading (a file that cannot be opened or read) and a file with no
+    event at all are problems like the visitor's own. ``visitor``: a
+    :class:`~ginlog.match.visitors.Steps` collecting into a list (one that
+    also keeps the times, for the site); a plain one when None.
+    """
+    visitor = visitor if visitor is not None else Steps([])
+    errors = visitor.errors
+    assert errors is not None, "read_steps collects: give a visitor with an errors list"
+    try:
+        steps: list[Step] = list(walk(source, visitor, name=name))
+    except GinlogError as exc:
+        errors.append(exc if exc.path else exc.at(path=name))
+        steps = []
+    except OSError as exc:
+        errors.append(StoreError(f"cannot read the file: {exc.strerror or exc}", rule="file", path=name))
+        steps = []
+    if not steps and not errors:
+        errors.append(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name))
+    return steps, errors

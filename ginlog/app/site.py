@@ -37,13 +37,13 @@ from typing import IO, Final
 import attrs
 
 from ginlog import __version__
-from ginlog.errors import EventError, GinlogError, StoreError
-from ginlog.match.reading import Step, walk
+from ginlog.errors import GinlogError
 from ginlog.match.visitors import MatchReport
 from ginlog.text import shown
 
 from ginlog.match.dated import DatedSteps
 from ginlog.app.page import Verdict, csp_hash, match_page
+from ginlog.app.page_data import read_steps
 from ginlog.app.stats import MatchSummary, Standings, failed, summarise
 
 __all__ = ["page_name", "SiteEntry", "read_entry", "build_site", "index_row", "index_page", "INDEX_CSS"]
@@ -84,19 +84,9 @@ class SiteEntry:
 
 def read_entry(path: str) -> SiteEntry:
     """Read one match file (collecting every problem) into its summary and its replay page."""
-    errors: list[GinlogError] = []
-    visitor = DatedSteps(errors)
-    try:
-        steps: list[Step] = list(walk(path, visitor))
-    except GinlogError as exc:
-        errors.append(exc if exc.path else exc.at(path=path))
-        steps = []
-    except OSError as exc:
-        errors.append(StoreError(f"cannot read the file: {exc.strerror or exc}", rule="file", path=path))
-        steps = []
+    visitor = DatedSteps([])
+    steps, errors = read_steps(path, path, visitor)
     if not steps:
-        if not errors:
-            errors.append(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=path))
         return SiteEntry(failed(errors[0], path), None, errors[0].one_line())
     last = steps[-1]
     report = MatchReport(path, last.state, tuple(errors), last.line, last.digest)
