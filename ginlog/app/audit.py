@@ -29,7 +29,6 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
@@ -172,52 +171,48 @@ def audit_paths(
 
     What cannot be searched is a failed verdict in its place among the files.
     """
-    pending: deque[GinlogError] = deque()
-
-    def files() -> Iterator[str]:
-        for item in iter_paths(paths):
-            if isinstance(item, str):
-                yield item
-            else:
-                pending.append(item)
-                yield _PROBLEM
-
-    for r in audit_files(files(), jobs=jobs, anchor=anchor, max_errors=max_errors):
-        yield FileAudit.failed(pending.popleft()) if r.path == _PROBLEM else r
+    return audit_files(iter_paths(paths), jobs=jobs, anchor=anchor, max_errors=max_errors)
 
 
-#: Stands for a path that could not be searched as it goes through the workers (its error stays here).
-_PROBLEM: Final = "\x00problem"
+#: One file's work for a worker: (path, anchor, name, max_errors), or a verdict known already (handed back).
+_Work = tuple[str, str | None, str | None, int | None] | FileAudit
 
 
 def audit_files(
-    files: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS
+    files: Iterable[str | GinlogError],
+    *,
+    jobs: int = 1,
+    anchor: str | None = None,
+    max_errors: int | None = MAX_ERRORS,
 ) -> Iterator[FileAudit]:
     """Audit these files in order, ``jobs`` processes at once (no expansion), one verdict at a time.
 
-    The files are taken as they come (a pool's feeder blocks once its pipe
-    is full), so a stream of a million paths is never held. Standard input
-    (``-``) is read by this process, never by a worker (a worker's standard
-    input is not the user's): with ``jobs > 1`` it is copied to a temporary
-    file when it comes, audited as ``<stdin>``. The workers ignore Ctrl-C;
-    the interrupt reaches this process alone, which stops them (the pool is
-    terminated) and lets ``KeyboardInterrupt`` go on up.
+    A :class:`~ginlog.errors.GinlogError` among them (a path that could not
+    be searched) is a failed verdict in its place. The files are taken as
+    they come (a pool's feeder blocks once its pipe is full), so a stream of
+    a million paths is never held. Standard input (``-``) is read by this
+    process, never by a worker (a worker's standard input is not the
+    user's): with ``jobs > 1`` it is copied to a temporary file when it
+    comes, audited as ``<stdin>``. The workers ignore Ctrl-C; the interrupt
+    reaches this process alone, which stops them (the pool is terminated)
+    and lets ``KeyboardInterrupt`` go on up.
     """
-    if jobs <= 1:
-        for f in files:
-            yield _audit_one((f, anchor, None, max_errors))
-        return
     spool: list[str] = []
 
-    def work() -> Iterator[tuple[str, str | None, str | None, int | None]]:
+    def work() -> Iterator[_Work]:
         for f in files:
-            if f == "-":
+            if isinstance(f, GinlogError):
+                yield FileAudit.failed(f)
+            elif f == "-" and jobs > 1:
                 if not spool:
                     spool.append(_spool_stdin())
                 yield (spool[0], anchor, STDIN, max_errors)
             else:
                 yield (f, anchor, None, max_errors)
 
+    if jobs <= 1:
+        yield from map(_audit_one, work())
+        return
     try:
         import multiprocessing
 
@@ -229,10 +224,10 @@ def audit_files(
             os.unlink(path)
 
 
-def _audit_one(args: tuple[str, str | None, str | None, int | None]) -> FileAudit:
-    path, anchor, name, max_errors = args
-    if path == _PROBLEM:
-        return FileAudit(_PROBLEM, ())
+def _audit_one(item: _Work) -> FileAudit:
+    if isinstance(item, FileAudit):
+        return item
+    path, anchor, name, max_errors = item
     return audit_file(path, anchor, name=name, max_errors=max_errors)
 
 
