@@ -31,8 +31,7 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
 
     A problem (an illegal entry, a damaged file, another writer first) exits
     with its one line, as :func:`~ginlog.app.cli.common.fail` says. The line
-    saying what was appended shows the file name visibly (:func:`ginlog.text.shown`)
-    and never dies on a standard output that cannot encode it.
+    saying what was appended shows the file name visibly (:func:`ginlog.text.shown`).
     """
     from ginlog.app.entry import parse_entry
     from ginlog.errors import GinlogError
@@ -51,12 +50,8 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
         fail(exc if exc.path else exc.at(path=path))
     from ginlog.text import shown  # already imported by the session
 
-    said = shown(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}") + "\n"
-    try:
-        out.write(said)
-    except UnicodeEncodeError:  # a standard output that cannot hold the name (ASCII only): the events are written
-        enc = getattr(out, "encoding", None) or "ascii"
-        out.write(said.encode(enc, "backslashreplace").decode(enc))
+    # (An ASCII-only standard output cannot kill this line after the write: main() makes it escape.)
+    out.write(shown(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}") + "\n")
     return EXIT_OK
 
 
