@@ -234,6 +234,18 @@ def test_play_undo_of_a_finished_match_needs_reopen(app: Any, tmp_path: Path) ->
     assert state is not None and not state.finished
 
 
+def test_undoing_a_note_after_the_end_reopens_nothing_so_nothing_is_asked(app: Any, tmp_path: Path) -> None:
+    """``ginlog undo`` and the recorder ask (or need --reopen) only when the undo would reopen the match."""
+    path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", *SHOWS, "note gg", "note gg"], target=50)
+    r = run(app, "undo", path)  # no terminal, no --reopen: fine, it takes back a note
+    assert r.exit_code == 0 and "undone: event 11, Note: gg" in r.stdout, r.output
+    code, out, script = record(path, ["undo", "quit"])
+    assert code == 0 and "undone: event 10, Note: gg" in out and not any("Undo?" in p for p in script.prompts)
+    state = read_match(str(path)).state
+    assert state is not None and state.finished
+    assert run(app, "undo", path).exit_code == 1  # now it would reopen the match
+
+
 def test_new_rematch(app: Any, tmp_path: Path) -> None:
     old = tmp_path / "old.jsonl"
     MatchSession.create(old, ("Ann", "Bob"), with_knobs(preset("modern"), knock_limit="9"), title="Friday")

@@ -24,7 +24,7 @@ from ginlog.app.completion import AFTER_WORDS, ENTRY_WORDS
 from ginlog.app.entry import parse_entry
 from ginlog.app.prompt import ReadLine, piped, yes_no
 from ginlog.app.rematch import start_rematch
-from ginlog.app.undoing import reopen_question, undone_text
+from ginlog.app.undoing import reopen_question, reopens, undone_text
 from ginlog.app.views import describe, hand_summary, named, pretty, score_line, table_text, winner_name
 from ginlog.errors import Conflict, GinlogError
 from ginlog.game.seats import Seat
@@ -285,6 +285,10 @@ class Recorder:
         session = self.session
         assert session is not None
         if word in ("undo", "u"):
+            if not reopens(session.timeline, [text]):  # the last effective event is a note after the end
+                if not self._entry(text):
+                    self._sound()
+                return None
             if not self.interactive:
                 self.refused += 1
                 self.say(f"refused: the match is over and undo would reopen it; 'ginlog undo {session.path} --reopen' does (nothing written)")

@@ -10,6 +10,7 @@ keeps for every undoable event.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from ginlog.app.status import result_text
 from ginlog.app.views import describe
@@ -17,7 +18,7 @@ from ginlog.log.events import Event
 from ginlog.match.reading import Stop, Visitor, read
 from ginlog.play.state import MatchState, Timeline
 
-__all__ = ["undone_text", "reopen_question", "event_at"]
+__all__ = ["undone_text", "reopen_question", "reopens", "event_at"]
 
 
 class _EventAt(Visitor[None, "Event | None"]):
@@ -66,3 +67,36 @@ def reopen_question(state: MatchState) -> str:
     'The match is over (abandoned: rain). Undo reopens it. Undo? [y/N] '
     """
     return f"The match is over ({result_text(state)}). Undo reopens it. Undo? [y/N] "
+
+
+def reopens(timeline: Timeline, entries: Sequence[str]) -> bool:
+    """Whether typing ``entries`` after ``timeline`` would reopen a finished match (a correction that takes back
+    how it ended). Undoing a note written after the end reopens nothing. Entries that are refused say so when
+    they are appended, so they count as reopening nothing here.
+
+    >>> from ginlog.game.rules import preset, with_knobs
+    >>> from ginlog.log.events import MatchStarted
+    >>> from ginlog.play.reducer import apply, start
+    >>> from ginlog.app.entry import parse_entry
+    >>> tl = start(MatchStarted(players=("Ann", "Bob"), rules=with_knobs(preset("standard"), game_target="10")))
+    >>> for e in ["dealer Ann", "result gin Bob 30"]:
+    ...     tl = apply(tl, parse_entry(e, tl)[0])
+    >>> tl.state.finished, reopens(tl, ["undo"]), reopens(tl, ["note gg", "undo"]), reopens(tl, ["note gg"])
+    (True, True, False, False)
+    """
+    from ginlog.app.entry import parse_entry
+    from ginlog.errors import GinlogError
+    from ginlog.log.events import Correction
+    from ginlog.play.reducer import apply
+
+    tl = timeline
+    try:
+        for text in entries:
+            for ev in parse_entry(text, tl):
+                after = apply(tl, ev)
+                if isinstance(ev, Correction) and tl.state.finished and not after.state.finished:
+                    return True
+                tl = after
+    except GinlogError:
+        return False
+    return False

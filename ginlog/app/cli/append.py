@@ -10,12 +10,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from functools import partial
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from ginlog.app.cli.common import EXIT_OK, fail, require_match_file, usage
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ginlog.play.state import Timeline
 
 __all__ = ["append_entries"]
 
@@ -34,7 +31,7 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
     saying what was appended shows the file name visibly (:func:`ginlog.text.shown`).
     """
     from ginlog.app.entry import parse_entry
-    from ginlog.errors import GinlogError
+    from ginlog.errors import GinlogError, IllegalMove
     from ginlog.match.session import MatchSession
 
     out = out or sys.stdout
@@ -44,7 +41,11 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
     try:
         session = MatchSession.open(path)
         if not reopen and session.state.finished:
-            _refuse_reopening(path, session.timeline, entries)
+            from ginlog.app.undoing import reopens
+
+            if reopens(session.timeline, entries):
+                raise IllegalMove("the match is over and undo would reopen it: give --reopen (nothing written)",
+                                  rule="reopen", path=path)
         steps = session.append([partial(parse_entry, text) for text in entries])
     except GinlogError as exc:
         fail(exc if exc.path else exc.at(path=path))
@@ -53,31 +54,3 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
     # (An ASCII-only standard output cannot kill this line after the write: main() makes it escape.)
     out.write(shown(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}") + "\n")
     return EXIT_OK
-
-
-def _refuse_reopening(path: str, timeline: Timeline, entries: Sequence[str]) -> None:
-    """Raise if one of ``entries`` would reopen the match (a correction that takes back how it ended).
-
-    Undoing a note written after the end reopens nothing and passes.
-    """
-    from ginlog.app.entry import parse_entry
-    from ginlog.errors import GinlogError, IllegalMove
-    from ginlog.log.events import Correction
-    from ginlog.play.reducer import apply
-
-    tl = timeline
-    for text in entries:
-        try:
-            events = parse_entry(text, tl)
-            for ev in events:
-                after = apply(tl, ev)
-                if isinstance(ev, Correction) and tl.state.finished and not after.state.finished:
-                    raise IllegalMove("the match is over and undo would reopen it: give --reopen (nothing written)",
-                                      rule="reopen", path=path)
-                tl = after
-        except IllegalMove as exc:
-            if exc.rule == "reopen":
-                raise
-            return  # the append says what is wrong with it
-        except GinlogError:
-            return

@@ -137,7 +137,7 @@ def undo(
     Example: ginlog undo friday.jsonl --reason "wrong card"
     """
     from ginlog.app.prompt import yes_no
-    from ginlog.app.undoing import reopen_question, undone_text
+    from ginlog.app.undoing import reopen_question, reopens, undone_text
     from ginlog.errors import GinlogError, IllegalMove
     from ginlog.match.session import MatchSession
     from ginlog.text import shown
@@ -147,7 +147,7 @@ def undo(
         session = MatchSession.open(match)
     except GinlogError as exc:
         fail(exc if exc.path else exc.at(path=match))
-    if session.state.finished and not reopen:
+    if not reopen and reopens(session.timeline, ["undo"]):
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             fail(IllegalMove("the match is over and undo would reopen it: give --reopen (nothing written)",
                              rule="reopen", path=match))
