@@ -89,7 +89,9 @@ def test_every_simulated_turn_is_one_entry(name: str, seed: int, mode: str) -> N
             assert parse_entry(text, tl) == [ev, nxt], text
             turns += 1
         tl = apply(tl, ev)
-    assert turns >= 3
+    # Every draw in a simulated hand is followed by its discard, knock or gin, so every turn was
+    # typed as one entry. (OpenSpiel's rules deal one hand, which may end on the second turn.)
+    assert turns == sum(isinstance(ev, CardDrawn) for ev in events) >= 1
 
 
 def test_the_walkthrough_hand_in_whole_turns() -> None:
