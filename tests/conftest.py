@@ -1,8 +1,13 @@
-"""Shared test set-up: the --run-slow flag for the long campaigns."""
+"""Shared test set-up: the --run-slow flag for the long campaigns, one Chromium for the browser tests."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+
+from browsing import launched
 
 # Data folders hold scripts that need other tools (pyspiel): not test modules.
 collect_ignore_glob = ["data/*", "reliability/*"]
@@ -24,3 +29,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Debian Chromium through Playwright, launched once (``browsing.launched``)."""
+    yield from launched()

@@ -7,8 +7,6 @@ public API, never written down. Without Playwright or a Chromium the tests skip,
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,15 +19,11 @@ from ginlog.log.events import HandDealt
 from ginlog.match.reading import Step
 from ginlog.text import shown
 
+from browsing import watched
 from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("GINLOG_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
-]
 
 #: One evaluation per step: what the page shows, counted the way a person would see it.
 PROBE = """() => {
@@ -48,20 +42,6 @@ PROBE = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install 'ginlog[test]'; it drives Debian's chromium, no download)")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set GINLOG_CHROMIUM)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def open_page(browser: Any, tmp_path: Path) -> Iterator[Any]:
     """``open_page(match_path, width=..)``: the match's page loaded from file://, ready, with its console kept."""
@@ -70,13 +50,7 @@ def open_page(browser: Any, tmp_path: Path) -> Iterator[Any]:
     def load(match: Path | str, width: int = 1280, height: int = 900) -> Any:
         out = tmp_path / (Path(match).stem + ".html")
         assert html_command(str(match), str(out)) == 0
-        page = browser.new_page(viewport={"width": width, "height": height})
-        page.problems = []
-        page.dialogs = []
-        page.on("console", lambda m: page.problems.append(m.text) if m.type in ("error", "warning") else None)
-        page.on("pageerror", lambda e: page.problems.append(str(e)))
-        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-        page.on("request", lambda r: page.problems.append("request " + r.url) if not r.url.startswith(("file:", "data:")) else None)
+        page = watched(browser, width, height)
         page.goto(out.as_uri())
         page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
         pages.append(page)

@@ -6,9 +6,6 @@ skipped, saying why, without either.
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,39 +14,13 @@ import pytest
 from ginlog.app import cli_data
 from ginlog.text import shown
 
+from browsing import watched
 from data_matches import EPOCH, corpus, write
 from page_matches import HOSTILE_NAMES, HOSTILE_TITLE, hostile_events
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("GINLOG_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
 HOSTILE_FILE = '"><img src=x onerror=alert(9)>.jsonl'
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install 'ginlog[test]'; it drives Debian's chromium, no download)")
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium, or set GINLOG_CHROMIUM)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def watched(browser: Any) -> Any:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.problems, page.dialogs = [], []
-    page.on("console", lambda m: page.problems.append(m.text) if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: page.problems.append(str(e)))
-    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-    page.on("request", lambda r: page.problems.append("request " + r.url) if not r.url.startswith(("file:", "data:")) else None)
-    return page
 
 
 def test_index_in_a_browser(browser: Any, tmp_path: Path) -> None:
