@@ -5,11 +5,7 @@ Run by hand (not a test)::
     python benchmarks/bench_keystrokes.py [--rules standard] [--seed 1] [--hands 12] [--show]
 
 A keystroke is a character typed, plus one Enter per entry (Shift is not
-counted). Tab is not counted either, because it cannot shorten the quickest
-forms: every word there is a letter or two, every card two characters, and a
-name is typed by its shortest unique prefix, the same prefix Tab would need
-before it could complete the name. Tab is for finding a form, not for saving
-keys. Two entry lists are counted for the same events:
+counted). Two entry lists are counted for the same events:
 
 - **before**: today's long entries, as :func:`ginlog.app.entry.entry_for`
   writes them (whole words, whole names, the card of every take) and, for the
@@ -20,7 +16,13 @@ keys. Two entry lists are counted for the same events:
   draw with the turn's ending on one line (``s d 7h``). A whole turn saves an
   entry, not a keystroke, over the two one-letter entries (``s d 7h`` and
   ``s``, ``d 7h`` are both 7 keystrokes), so the "short, no whole turns"
-  column is there to show where the savings come from.
+  column is there to show where the savings come from;
+- **Tab**: the "after" list typed with the recorder's own completer
+  (:func:`ginlog.app.completion.choices`, what Tab offers at the prompt):
+  each word costs the fewest keys of typing it whole or typing a beginning and
+  one Tab where the completer offers exactly one choice that gives the same
+  events (``sh`` Tab for ``show``). Cards are two characters and names already
+  a shortest prefix, so Tab saves little: it is for finding a form.
 
 Each list is typed into a fresh match through ``parse_entry`` and the reducer
 (every event checked), and the lists must give the same events, else the run
@@ -39,6 +41,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from ginlog.app.completion import choices
 from ginlog.app.entry import WORDS, entry_for, parse_entry
 from ginlog.errors import GinlogError
 from ginlog.game.rules import PRESETS, preset
@@ -143,6 +146,38 @@ def quick_entries(events: Sequence[Event], tl: Timeline, whole_turns: bool = Tru
     return out
 
 
+def tab_keystrokes(entry: str, tl: Timeline) -> int:
+    """``entry``'s keystrokes with Tab: each word typed whole, or a beginning and one Tab where that is fewer.
+
+    A Tab counts only where the completer offers one choice and the entry with
+    it gives the same events (a name completed whole stands for the same player).
+
+    >>> from ginlog.game.rules import preset
+    >>> tl = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard")))
+    >>> tab_keystrokes("dealer a", tl), keystrokes(["dealer a"])
+    (6, 9)
+    """
+    want = parse_entry(entry, tl)
+    words = entry.split(" ")
+    total = len(words)  # the spaces between words, and Enter
+    for i, word in enumerate(words):
+        line = " ".join(words[:i]) + " " if i else ""
+        cost = len(word)
+        for k in range(len(word) - 1):  # a beginning of k characters, then Tab (1 key): fewer only when k + 1 < len
+            offered = choices(line + word[:k], tl.state)
+            if len(offered) != 1:
+                continue
+            done = line + offered[0].text
+            try:
+                if parse_entry(" ".join([done, *words[i + 1:]]), tl) == want:
+                    cost = k + 1
+                    break
+            except GinlogError:
+                continue
+        total += cost
+    return total
+
+
 @attrs.frozen
 class Row:
     """One hand's (or match's) entry lists, checked to give the same events."""
@@ -152,6 +187,7 @@ class Row:
     short: tuple[str, ...]
     after: tuple[str, ...]
     events: int
+    tab: int  # the "after" list's keystrokes with Tab
 
 
 def measure(label: str, tl: Timeline, before: Sequence[str]) -> tuple[Row, Timeline]:
@@ -163,7 +199,17 @@ def measure(label: str, tl: Timeline, before: Sequence[str]) -> tuple[Row, Timel
         again, end_again = typed(tl, entries)
         if again != events or end_again.state != end.state:
             raise SystemExit(f"{label}: the quick entries do not give the same events: {entries}")
-    return Row(label, tuple(before), tuple(short), tuple(after), len(events)), end
+    return Row(label, tuple(before), tuple(short), tuple(after), len(events), with_tab(after, tl)), end
+
+
+def with_tab(entries: Sequence[str], tl: Timeline) -> int:
+    """The keystrokes of ``entries`` typed from ``tl`` with Tab where it saves keys."""
+    total = 0
+    for text in entries:
+        total += tab_keystrokes(text, tl)
+        for ev in parse_entry(text, tl):
+            tl = apply(tl, ev)
+    return total
 
 
 def hands_of(events: Sequence[Event]) -> list[tuple[Timeline, list[Event]]]:
@@ -210,7 +256,7 @@ def run(rules_name: str, seed: int, n_hands: int) -> tuple[list[Row], str]:
     rows.append(attrs.evolve(typical, label=f"{typical.label} of {len(hands)} (typical: median length)"))
     total = sum(r.events for r in per_hand)
     rows.append(Row(f"simulated match, {len(hands)} hands", tuple(whole_before), tuple(whole_short),
-                    tuple(whole_after), total))
+                    tuple(whole_after), total, sum(r.tab for r in per_hand)))
     median = statistics.median(len(r.before) for r in pool)
     note = (f"simulated: rules {rules_name}, seed {seed}, table view (stock cards unseen); "
             f"{len(played)} of {len(hands)} hands played out, median {median:g} long entries; "
@@ -220,14 +266,16 @@ def run(rules_name: str, seed: int, n_hands: int) -> tuple[list[Row], str]:
 
 def render(rows: Sequence[Row], note: str, show: bool) -> str:
     head = (f"{'':<44} {'entries':>22}   {'keystrokes':>30}\n"
-            f"{'hand':<44} {'before':>7} {'short':>6} {'after':>7}   {'before':>7} {'short':>6} {'after':>7} {'after/before':>12}")
+            f"{'hand':<44} {'before':>7} {'short':>6} {'after':>7}   {'before':>7} {'short':>6} {'after':>7} "
+            f"{'after/before':>12} {'Tab':>6} {'Tab/before':>10}")
     lines = ["keystrokes at the table: a character typed is 1, and 1 Enter per entry; 'short' = one-letter words",
-             "and name prefixes but one entry per event, 'after' = with whole turns (s d 7h) too", "", head,
+             "and name prefixes but one entry per event, 'after' = with whole turns (s d 7h) too; 'Tab' = 'after'",
+             "typed with the recorder's completer where a beginning and Tab is fewer keys", "", head,
              "-" * len(head.splitlines()[1])]
     for r in rows:
         b, s, a = keystrokes(r.before), keystrokes(r.short), keystrokes(r.after)
         lines.append(f"{r.label:<44} {len(r.before):>7} {len(r.short):>6} {len(r.after):>7}   "
-                     f"{b:>7} {s:>6} {a:>7} {a / b:>11.2f}x")
+                     f"{b:>7} {s:>6} {a:>7} {a / b:>11.2f}x {r.tab:>6} {r.tab / b:>9.2f}x")
     lines += ["", note, "verified: each row's three lists give the same events through parse_entry and the reducer"]
     if show:
         for r in rows[:2]:

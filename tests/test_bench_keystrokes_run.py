@@ -34,11 +34,25 @@ def test_the_walkthrough_hand_before_and_after(bench: ModuleType) -> None:
     assert end.state.totals() == (0, 61)
     assert list(row.after[:5]) == ["dealer a", "up 7h", "p", "p", "s k qc"]
     assert (bench.keystrokes(row.before), bench.keystrokes(row.after), len(row.after)) == (116, 96, 7)
+    # With Tab: 'de' Tab for dealer (3 of 6 keys) and 'sh' Tab for each show (3 of 4).
+    assert row.tab == 96 - 3 - 1 - 1
+
+
+def test_tab_counts_only_a_single_choice_that_gives_the_same_events(bench: ModuleType) -> None:
+    from ginlog.game.rules import preset
+    from ginlog.log.events import MatchStarted
+    from ginlog.play.reducer import start
+
+    tl = start(MatchStarted(players=("Ann", "Abe"), rules=preset("standard")))
+    # 'a' begins both names: no single choice, so the name is typed as far as it is unique.
+    assert bench.tab_keystrokes("dealer ann", tl) == 3 + 3 + 1 + 1
+    assert bench.tab_keystrokes("dealer abe", tl) == 3 + 3 + 1 + 1
+    assert bench.tab_keystrokes("dealer an", tl) == 3 + 2 + 1 + 1
 
 
 def test_bench_keystrokes_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert bench.main(["--hands", "2", "--seed", "3", "--show"]) == 0
     text = capsys.readouterr().out
-    assert re.search(r"README walkthrough hand +8 +8 +7 +116 +96 +96 +0\.83x", text), text
+    assert re.search(r"README walkthrough hand +8 +8 +7 +116 +96 +96 +0\.83x +91 +0\.78x", text), text
     assert "simulated match, 2 hands" in text and "verified: each row's three lists give the same events" in text
     assert re.search(r"after: +up \S+ \| ", text), text
