@@ -13,7 +13,7 @@ tried, how many held, and the failures with what to type to see them again.
 :data:`CHECKS`; every one holds on today's code);
 ``benchmarks/reliability.py --hostile N`` runs N examples per class and
 prints the figures. The inputs are made in :mod:`hostile_inputs`, the
-classes are :mod:`hostile_checks` and :mod:`hostile_records`.
+classes are :mod:`hostile_checks`, :mod:`hostile_records` and :mod:`hostile_edges`.
 
 The output checks: on a pipe no ESC at all; on a terminal only ``ESC [ digits;
 m`` (ginlog's colours; for ``audit`` also rich's progress bar), never BEL, a
