@@ -85,6 +85,16 @@ def test_jsonl_to_a_file(generated: Any, tmp_path: Path, capsys: pytest.CaptureF
     assert [p.name for p in tmp_path.iterdir()] == ["hands.jsonl"]  # no temporary file left
 
 
+def test_an_output_that_is_a_folder_is_one_line_and_no_temporary_file(generated: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """-o an existing folder: one line naming it, exit 2 (was a traceback at the rename, and the .tmp file left)."""
+    folder, _made, _bad = generated
+    (tmp_path / "dir").mkdir()
+    assert cli_data.export([str(folder / "valid")], "csv", str(tmp_path / "dir")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ginlog: cannot write {tmp_path / 'dir'}: ") and len(err.splitlines()) == 1, err
+    assert [p.name for p in tmp_path.iterdir()] == ["dir"]
+
+
 def test_parquet_read_back(generated: Any, tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     folder, made, _bad = generated

@@ -5,8 +5,9 @@ pseudo-terminal where the terminal is the target), under a timeout, on
 generated inputs (hypothesis) plus the issue's own examples. The engine is in
 ``tests/reliability/``: ``hostile_campaign.py`` (running the executable, what
 its output may hold, tallies, the list of checks), ``hostile_inputs.py``
-(forged files, strategies), ``hostile_checks.py`` and ``hostile_records.py``
-(the classes).
+(forged files, strategies), ``hostile_checks.py``, ``hostile_records.py`` and
+``hostile_edges.py`` (the classes; the last: the recorder's history file,
+``new --rematch``, ``NAME +POINTS``, ``-o`` paths).
 ``benchmarks/reliability.py --hostile N`` runs the same with N examples per
 class and prints the figures.
 

@@ -223,6 +223,18 @@ def test_html_command_shows_an_invalid_record_with_its_problems(tmp_path: Path, 
     assert not (tmp_path / "none.html").exists() and capsys.readouterr().err
 
 
+@pytest.mark.parametrize("where", ["folder", "missing folder", "long name"])
+def test_html_command_that_cannot_write_says_so_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """-o a folder, into a missing folder, or a name too long: one line naming it, exit 2 (as export), no temporary
+    file left (found by the hostile campaign's output class: each was a traceback, the folder one left its .tmp file)."""
+    (tmp_path / "dir").mkdir()
+    out = {"folder": tmp_path / "dir", "missing folder": tmp_path / "no" / "p.html", "long name": tmp_path / ("x" * 300)}[where]
+    assert html_command(str(SAMPLES / "table-view-match.jsonl"), str(out)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ginlog: cannot write {out}: ") and len(err.splitlines()) == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir"] and not any((tmp_path / "dir").iterdir())
+
+
 def test_a_16_hand_page_stays_small(tmp_path: Path) -> None:
     page, steps = page_of(long_match(tmp_path / "long.jsonl"))
     assert len(steps[-1].state.hands) == 16

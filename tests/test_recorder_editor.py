@@ -265,6 +265,17 @@ def test_new_rematch_conflicts_are_usage_errors(app: Any, tmp_path: Path, extra:
     assert r.exit_code == 2 and not (tmp_path / "new.jsonl").exists()
 
 
+def test_new_rematch_of_a_title_at_the_length_limit(app: Any, tmp_path: Path) -> None:
+    """A legal old title of up to 2000 characters still makes a rematch: ' (rematch)' is kept within the limit
+    (found by the hostile campaign's rematch class: 'title is longer than 2000 characters', no file named)."""
+    old = tmp_path / "old.jsonl"
+    MatchSession.create(old, ("Ann", "Bob"), preset("standard"), title="t" * 1995)
+    r = run(app, "new", tmp_path / "new.jsonl", "--rematch", old)
+    assert r.exit_code == 0, r.output
+    b = read_match(str(tmp_path / "new.jsonl")).state
+    assert b is not None and b.title is not None and len(b.title) == 2000 and b.title.endswith(" (rematch)")
+
+
 def test_new_rematch_of_a_bad_file_is_one_line_exit_1(app: Any, tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n")

@@ -136,6 +136,21 @@ def test_not_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert cli_data.site(str(tmp_path), str(tmp_path / "file")) == 2
 
 
+@pytest.mark.parametrize("where", ["long name", "matches is a file"])
+def test_a_site_that_cannot_be_written_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """A site folder that cannot be made or written: one line naming it, exit 2 (was a traceback)."""
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "m.jsonl").write_bytes((Path(__file__).parents[1] / "sample_games" / "standard-match.jsonl").read_bytes())
+    out = tmp_path / ("x" * 300) if where == "long name" else tmp_path / "site"
+    if where == "matches is a file":
+        out.mkdir()
+        (out / "matches").write_text("mine")
+    assert cli_data.site(str(tmp_path / "in"), str(out)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ginlog: cannot write {out}: ") and len(err.splitlines()) == 1, err
+    assert not [p for p in tmp_path.rglob("*") if ".tmp" in p.name]
+
+
 def test_an_empty_folder_makes_an_empty_index(tmp_path: Path) -> None:
     """A folder with no match file: an index saying so (no standings), and exit 1 as for audit (issue 13)."""
     (tmp_path / "in").mkdir()

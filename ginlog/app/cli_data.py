@@ -194,7 +194,13 @@ def export(paths: list[str], format: str = "csv", output: str | None = None) -> 
     except BaseException:
         out.abandon()
         raise
-    out.finish()
+    try:
+        out.finish()
+    except OSError as exc:  # the rows cannot be put in place (-o names a folder): no half file, no temporary one
+        out.abandon()
+        if output is None or output == "-":
+            raise
+        return _usage(f"cannot write {output}: {exc.strerror or exc}")
     return EXIT_OK if not invalid else EXIT_INVALID
 
 
@@ -216,8 +222,11 @@ def site(dir: str, output: str) -> int:
         if not summary.ok:
             _report_invalid(summary)
 
-    with progress("pages", lambda: count_paths([dir])) as advance:
-        standings = build_site(advance(iter_paths([dir])), dir, output, done=done)
+    try:
+        with progress("pages", lambda: count_paths([dir])) as advance:
+            standings = build_site(advance(iter_paths([dir])), dir, output, done=done)
+    except OSError as exc:  # the folder cannot be made or written (nobody may, a name too long)
+        return _usage(f"cannot write {output}: {exc.strerror or exc}")
     n = standings.valid + standings.invalid
     sys.stderr.write(shown(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid") + "\n")
     return EXIT_OK if not standings.invalid else EXIT_INVALID

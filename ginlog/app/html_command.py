@@ -7,7 +7,9 @@ standard output, like ``score``: ``ginlog html friday.jsonl > friday.html``.
 
 Exit status: 0 when the page was made from a valid record, 1 when the record
 has problems (the page is still written, its audit box lists them) or when
-not even its first line could be read (no page then).
+not even its first line could be read (no page then), 2 when ``-o`` cannot be
+written (a folder, a missing folder, a name too long: one line, as ``export``
+says it, and no temporary file left).
 
 >>> import tempfile, os
 >>> from ginlog.match.session import MatchSession
@@ -23,6 +25,7 @@ not even its first line could be read (no page then).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import BinaryIO
@@ -31,9 +34,9 @@ from typing import BinaryIO
 from ginlog.app.page import Verdict, match_page
 from ginlog.app.page_data import read_steps
 
-__all__ = ["html", "EXIT_OK", "EXIT_INVALID"]
+__all__ = ["html", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
 
-EXIT_OK, EXIT_INVALID = 0, 1
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
 def html(match: str, output: str | None = None, *, title: str | None = None) -> int:
@@ -56,7 +59,15 @@ def html(match: str, output: str | None = None, *, title: str | None = None) -> 
         sys.stdout.buffer.flush()
     else:
         tmp = f"{output}.tmp{os.getpid()}"
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, output)
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, output)
+        except OSError as exc:
+            from ginlog.text import shown
+
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            sys.stderr.write(shown(f"ginlog: cannot write {output}: {exc.strerror or exc}") + "\n")
+            return EXIT_USAGE
     return EXIT_OK if not errors else EXIT_INVALID

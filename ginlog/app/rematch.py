@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import os
 
+from ginlog.log.events import MAX_TEXT
 from ginlog.match.session import MatchSession
 from ginlog.play.state import MatchState
 
 __all__ = ["rematch_title", "start_rematch"]
 
+_AGAIN = " (rematch)"
+
 
 def rematch_title(title: str | None) -> str | None:
-    """The old title with `` (rematch)`` after it, if there was one.
+    """The old title with `` (rematch)`` after it, if there was one; the old title cut so the new one stays
+    within the length a title may have (a legal match of a long title can be rematched, again and again).
 
-    >>> rematch_title("Friday"), rematch_title(None)
-    ('Friday (rematch)', None)
+    >>> rematch_title("Friday"), rematch_title(None), len(rematch_title("t" * 2000) or "")
+    ('Friday (rematch)', None, 2000)
     """
-    return None if title is None else f"{title} (rematch)"
+    return None if title is None else title[: MAX_TEXT - len(_AGAIN)] + _AGAIN
 
 
 def start_rematch(path: str | os.PathLike[str], old: MatchState, *, title: str | None = None) -> MatchSession:

@@ -177,9 +177,14 @@ def index_page(title: str, standings: Standings, rows: IO[str], counts: tuple[in
 
 
 def _write(path: Path, text: str) -> None:
+    """``text`` put in place whole (written beside ``path``, then renamed): a failure leaves no temporary file."""
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def build_site(
@@ -218,7 +223,11 @@ def build_site(
                 done(entry.summary)
         rows.seek(0)
         tmp = folder / f"index.html.tmp{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as out:
-            index_page(title, standings, rows, (standings.valid, standings.invalid), out)
-        os.replace(tmp, folder / "index.html")
+        try:
+            with open(tmp, "w", encoding="utf-8") as out:
+                index_page(title, standings, rows, (standings.valid, standings.invalid), out)
+            os.replace(tmp, folder / "index.html")
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
     return standings

@@ -13,7 +13,7 @@ tried, how many held, and the failures with what to type to see them again.
 :data:`CHECKS`; every one holds on today's code);
 ``benchmarks/reliability.py --hostile N`` runs N examples per class and
 prints the figures. The inputs are made in :mod:`hostile_inputs`, the
-classes are :mod:`hostile_checks` and :mod:`hostile_records`.
+classes are :mod:`hostile_checks`, :mod:`hostile_records` and :mod:`hostile_edges`.
 
 The output checks: on a pipe no ESC at all; on a terminal only ``ESC [ digits;
 m`` (ginlog's colours; for ``audit`` also rich's progress bar), never BEL, a
@@ -23,7 +23,8 @@ visible form (:func:`ginlog.text.shown`), as often as the same command shows
 a plain placeholder in the same place.
 
 The classes, as issue 13 names them: crash, memory, terminal, hang, silent,
-moves, names, warnings (a misleading clean audit), files, display, verdict.
+moves, names, warnings (a misleading clean audit), files, display, verdict; and four surfaces at the
+edges (:mod:`hostile_edges`): history (the recorder's history file), rematch, pad (``NAME +POINTS``), output (``-o``).
 
 This module is imported by path (``tests/reliability`` has no ``__init__``).
 """
@@ -82,6 +83,10 @@ CLASSES = {
     "files": "repair, import and error lines on unusual paths",
     "display": "the pile shown sorted though labelled (top last); no JSON of it",
     "verdict": "validate and audit disagree on a file",
+    "history": "a planted recorder history (hostile, garbage, huge, a link, a FIFO) reaches the terminal or the file",
+    "rematch": "new --rematch OLD on a hostile, broken or odd OLD",
+    "pad": "NAME +POINTS quick entries with hostile names and points",
+    "output": "-o of export, html, a site and import on hostile or odd paths",
 }
 
 
@@ -153,6 +158,28 @@ CHECKS: dict[str, str | None] = {
     "display/replay-json": None,
     # Same verdict
     "verdict/same": None,
+    # The recorder's history file
+    "history/no-crash": None,
+    "history/raw": None,
+    "history/match-file": None,
+    "history/not-followed": None,
+    "history/unreadable": None,
+    # new --rematch OLD
+    "rematch/no-crash": None,
+    "rematch/terminal": None,
+    "rematch/outcome": None,
+    # NAME +POINTS
+    "pad/verdict": None,
+    "pad/refused": None,
+    "pad/accepted": None,
+    "pad/score-json": None,
+    # -o output paths
+    "output/no-crash": None,
+    "output/no-temp": None,
+    "output/written": None,
+    "output/one-line": None,
+    "output/not-followed": None,
+    "output/no-clobber": None,
 }
 
 
@@ -606,7 +633,7 @@ def campaign_of(name: str) -> Callable[[Callable[[Ctx, int, int], None]], Callab
 
 def campaign(name: str, n: int, seed: int, work: str | os.PathLike[str], *, jobs: int = 4, long: bool = False) -> Tally:
     """Run one class of the issue: ``n`` generated examples (plus the issue's own), in ``work``."""
-    import hostile_checks, hostile_records  # noqa: F401  (they register the campaigns)
+    import hostile_checks, hostile_edges, hostile_records  # noqa: F401  (they register the campaigns)
 
     tally = Tally(name)
     base = Path(tempfile.mkdtemp(prefix=f"hostile-{name}-", dir=work))
