@@ -199,11 +199,12 @@ def test_live_engine_side_by_side(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("where", ["a-file", "a-file/sub"])
 def test_cli_import_to_an_output_that_cannot_be_a_folder(tmp_path: Path, where: str) -> None:
-    """-o naming a file (or a folder under one) is one error line naming it, exit 1, not a traceback."""
+    """-o naming a file (or a folder under one) is one error line naming it, exit 2 (as an -o that cannot be
+    written is in export and html), not a traceback."""
     (tmp_path / "a-file").write_text("x")
     out = tmp_path / where
     res = CliRunner().invoke(build_app(), ["import", "openspiel", str(RECORDS / "default-050.txt"), "-o", str(out)])
-    assert res.exit_code == 1, res.output
+    assert res.exit_code == 2, res.output
     assert res.exception is None or isinstance(res.exception, SystemExit)
     assert res.stderr.splitlines() == [res.stderr.strip()] and str(out) in res.stderr and "[file]" in res.stderr
     assert (tmp_path / "a-file").read_text() == "x"

@@ -233,6 +233,17 @@ def test_points_entry_refusals(entry: str, rule: str, words: str) -> None:
     assert len(exc.value.message) < 200
 
 
+@pytest.mark.parametrize("numbers", ["3 2_0", "3 \u0662\u0660", "\uff13 20", "3 20 points 1_0", "3 20 points ++10", "3 20.0", "3 0x14"])
+def test_result_numbers_are_ascii_digits(numbers: str) -> None:
+    """``int()`` reads ``2_0`` as 20 and other scripts' digits as numbers: a pad line must say what was typed."""
+    tl = typed(["dealer Ann"])
+    assert parse_entry("result knock Bob 3 20 points +10", tl)[0] == HandResultOnly(
+        how="knock", out="Bob", knocker_deadwood=3, defender_deadwood=20, points=10)
+    with pytest.raises(GinlogError) as exc:
+        parse_entry(f"result knock Bob {numbers}", tl)
+    assert exc.value.rule == "entry" and "whole number (digits 0-9)" in exc.value.message, exc.value
+
+
 def test_points_hand_is_refused_where_a_pad_hand_is_and_checked_whole() -> None:
     tl = typed(["dealer Ann"])
     with pytest.raises(IllegalMove, match="score-pad hand"):

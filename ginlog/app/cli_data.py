@@ -175,8 +175,12 @@ def export(paths: list[str], format: str = "csv", output: str | None = None) -> 
     """
     from ginlog.app.export import FORMATS, MissingExtra, hand_rows, open_writer
 
+    from ginlog.app.outputs import refusal
+
     if format not in FORMATS:
         return _usage(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
+    if output is not None and (why := refusal(output)):
+        return _usage(why)
     try:
         out = open_writer(format, output)
     except (MissingExtra, ValueError) as exc:
@@ -213,8 +217,12 @@ def site(dir: str, output: str) -> int:
 
     from ginlog.app.site import build_site
 
+    from ginlog.app.outputs import folder_refusal
+
     if not os.path.isdir(dir):
         return _usage(f"{dir} is not a folder (ginlog html MATCH makes one match's page)")
+    if why := folder_refusal(output, "a site"):
+        return _usage(why)
     if os.path.exists(output) and not os.path.isdir(output):
         return _usage(f"{output} exists and is not a folder")
 

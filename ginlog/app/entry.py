@@ -153,13 +153,20 @@ def _turn(state: MatchState) -> str:
 
 
 def _int(text: str, what: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise EntryError(f"{what} must be a whole number, not {quoted(text)}", rule="entry") from None
-    if value < 0:
+    """A count typed at the table: ASCII digits, one ``+`` allowed (``int()`` would also take ``2_0`` or ``٢٥``).
+
+    >>> _int("25", "points"), _int("+25", "points")
+    (25, 25)
+    >>> _int("2_0", "points")
+    Traceback (most recent call last):
+    ginlog.app.entry.EntryError: points must be a whole number (digits 0-9), not '2_0' [entry]
+    """
+    if text.startswith("-") and _DIGITS.fullmatch(text[1:]):
         raise EntryError(f"{what} cannot be negative", rule="entry")
-    return value
+    digits = text[1:] if text.startswith("+") else text
+    if _DIGITS.fullmatch(digits) is None:
+        raise EntryError(f"{what} must be a whole number (digits 0-9), not {quoted(text)}", rule="entry")
+    return int(digits)
 
 
 def _one_card(rest: list[str], word: str) -> Card:

@@ -45,6 +45,13 @@ def html(match: str, output: str | None = None, *, title: str | None = None) -> 
     Problems are reported one a line on standard error; the exit status is
     returned, not raised (see the module's docstring).
     """
+    from ginlog.app.outputs import refusal
+
+    if output is not None and output != "-" and (why := refusal(output)):
+        from ginlog.text import shown
+
+        sys.stderr.write(shown(f"ginlog: {why}") + "\n")
+        return EXIT_USAGE
     name = "<stdin>" if match == "-" else match
     source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
     steps, errors = read_steps(source, name)

@@ -180,6 +180,7 @@ CHECKS: dict[str, str | None] = {
     "output/one-line": None,
     "output/not-followed": None,
     "output/no-clobber": None,
+    "output/refused": None,
 }
 
 

@@ -498,10 +498,12 @@ def output(ctx: Ctx, n: int, seed: int) -> None:
                 changed = [p.name for p, b in before.items() if p.read_bytes() != b]
                 if kind == "symlink":
                     ctx.check("not-followed", [f"{changed} written through the symlink"] if outside.name in changed else [], repro)
-                if kind == "taken" or c in ("import", "site"):
+                if kind in ("taken", "match") or c in ("import", "site"):  # a match record is never written over
                     ctx.check("no-clobber", [f"{changed} overwritten"] if changed else [], repro)
                 elif changed:
                     _note(ctx, f"{cmd.shell()[:80]}: exit {r.rc}, the existing {changed} replaced (nothing promises otherwise)")
+            if kind == "match" or kind == "stdout" and c in ("site", "import"):  # refused, as a usage slip
+                ctx.check("refused", [] if r.rc == 2 else [f"exit {r.rc}, not 2 (refused)"], repro)
             if kind in ("fifo", "stdout") and r.rc == 0 and not (kind == "stdout" and c in ("export", "html")):
                 what = "a FIFO" if kind == "fifo" else f"'{os.fsdecode(target)}'"
                 _note(ctx, f"{cmd.shell()[:80]}: exit 0; -o {what} became {'a folder' if path.is_dir() else 'a regular file'}")

@@ -23,14 +23,17 @@ def openspiel(
 
     Example: ginlog import openspiel records/*.txt -o imported/
     """
-    from ginlog.app.cli.common import fail
+    from ginlog.app.cli.common import EXIT_USAGE, fail, usage
     from ginlog.app.openspiel import import_files
+    from ginlog.app.outputs import folder_refusal
     from ginlog.errors import GinlogError
 
+    if why := folder_refusal(outdir, "an import"):
+        usage(why)
     try:
         ok, bad = import_files(files, outdir, err=sys.stderr)
-    except GinlogError as exc:  # the output folder cannot be made: nothing was imported
-        fail(exc)
+    except GinlogError as exc:  # the output folder cannot be made: nothing was imported; a -o that cannot be written
+        fail(exc, EXIT_USAGE)  # is a usage error, as in export and html
     from ginlog.text import shown
 
     typer.echo(shown(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else "")))

@@ -1,0 +1,98 @@
+"""``-o`` never writes over a match record, and a folder of output never goes to ``-``.
+
+Run as a user runs them, through the installed ``ginlog``: the record is
+byte-for-byte what it was, the exit status is 2 (a usage slip), standard
+error holds one line naming the path, and nothing else is left behind.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from ginlog.app.outputs import is_match_record
+
+from test_cli import HAND, exe
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> Path:
+    """A match file with the README's hand, in a folder of its own."""
+    m = tmp_path / "m.jsonl"
+    assert exe("new", m, "--player", "Ann", "--player", "Bob").returncode == 0
+    assert exe("play", m, *HAND).returncode == 0
+    return m
+
+
+@pytest.mark.parametrize("command", [
+    ["export", "{m}", "-o", "{m}"],
+    ["export", "{m}", "--format", "jsonl", "-o", "{m}"],
+    ["html", "{m}", "-o", "{m}"],
+    ["export", "{dir}", "-o", "{other}"],
+])
+def test_no_command_writes_over_a_match_record(played: Path, command: list[str]) -> None:
+    other = played.with_name("other.jsonl")
+    other.write_bytes(played.read_bytes())
+    keep = {p: p.read_bytes() for p in (played, other)}
+    args = [a.format(m=played, dir=played.parent, other=other) for a in command]
+    r = exe(*args)
+    assert r.returncode == 2, r
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and "is a match record: ginlog never writes over one" in lines[0], r.stderr
+    assert {p: p.read_bytes() for p in keep} == keep
+    assert sorted(p.name for p in played.parent.iterdir()) == ["m.jsonl", "other.jsonl"]  # no temporary file
+
+
+def test_an_old_export_or_page_is_replaced(played: Path) -> None:
+    out = played.with_name("hands.jsonl")
+    out.write_text('{"file": "old"}\n', encoding="utf-8")
+    assert exe("export", played, "--format", "jsonl", "-o", out).returncode == 0
+    assert '"old"' not in out.read_text(encoding="utf-8") and out.read_text(encoding="utf-8").count("\n") == 1
+    page = played.with_name("m.html")
+    page.write_text("<p>old</p>", encoding="utf-8")
+    assert exe("html", played, "-o", page).returncode == 0 and "<p>old</p>" not in page.read_text(encoding="utf-8")
+
+
+def test_a_link_to_a_record_is_replaced_not_followed(played: Path) -> None:
+    """``-o LINK`` replaces the link with the export; the record it pointed at is untouched."""
+    link = played.with_name("link.csv")
+    os.symlink(played, link)
+    before = played.read_bytes()
+    assert exe("export", played, "-o", link).returncode == 0
+    assert played.read_bytes() == before and not link.is_symlink() and link.read_text(encoding="utf-8").startswith("file,")
+
+
+@pytest.mark.parametrize("command", [["html", "{dir}", "-o", "-"], ["import", "openspiel", "{rec}", "-o", "-"]])
+def test_a_folder_of_output_is_not_written_to_standard_output(played: Path, command: list[str]) -> None:
+    rec = played.with_name("rec.txt")
+    rec.write_text("not a record\n", encoding="utf-8")
+    r = exe(*[a.format(dir=played.parent, rec=rec) for a in command], cwd=played.parent)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "give -o a folder, not '-'" in r.stderr, r
+    assert not (played.parent / "-").exists() and r.stdout == ""
+
+
+def test_an_import_folder_that_cannot_be_made_is_a_usage_error(played: Path) -> None:
+    """As in export and html: an -o that cannot be written is exit 2 (it was 1 in import alone)."""
+    rec = played.with_name("rec.txt")
+    rec.write_text("not a record\n", encoding="utf-8")
+    r = exe("import", "openspiel", rec, "-o", played / "sub")  # a folder inside a file
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "output folder" in r.stderr, r
+
+
+def test_what_counts_as_a_match_record(tmp_path: Path) -> None:
+    cases = {
+        "record.jsonl": b'{"seq":1,"ts":"2026-12-01T00:00:00Z","type":"match_started","v":2,"prev":null}\n{"seq":2',
+        "torn-first-line.jsonl": b'{"seq":1,"type":"match_started","players":["Ann","B',
+        "export.jsonl": b'{"file":"m.jsonl","hand":1}\n',
+        "page.html": b"<!doctype html>",
+        "empty.jsonl": b"",
+        "note-first.jsonl": b'{"seq":1,"type":"note","text":"\\"type\\":\\"match_started\\""}\n',
+    }
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+    os.mkfifo(tmp_path / "fifo")
+    got = {name: is_match_record(str(tmp_path / name)) for name in [*cases, "fifo", "missing"]}
+    assert got == {"record.jsonl": True, "torn-first-line.jsonl": True, "export.jsonl": False, "page.html": False,
+                   "empty.jsonl": False, "note-first.jsonl": False, "fifo": False, "missing": False}
