@@ -20,7 +20,6 @@ recorder and every other command start as fast as before.
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -68,51 +67,39 @@ def history_path(match: str | os.PathLike[str]) -> str:
     return os.path.join(head, f".{tail}.history")
 
 
-def _usable(path: str) -> bool:
-    """A history file is read only if it is a plain file (or not there yet): never a FIFO, a device or a link."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    return stat.S_ISREG(st.st_mode)
-
-
 _NOT_KEPT = frozenset({"quit", "exit", "q"})
 
 
 def _history(path: str | None) -> History:
-    from prompt_toolkit.history import FileHistory, InMemoryHistory
+    from prompt_toolkit.history import History, InMemoryHistory
+
+    from ginlog.app import history_file
 
     class Kept(InMemoryHistory):
         def append_string(self, string: str) -> None:
             if string.strip().lower() not in _NOT_KEPT:
                 super().append_string(string)
 
-    class ShownHistory(FileHistory):
-        """A FileHistory whose lines come back shown (the file is not ginlog's to trust) and whose
-        failures to write cost the table nothing (a read-only folder keeps the history in memory).
-        ``quit`` is not kept: after a resume, Up gives the last entry, not the way out."""
+    class ShownHistory(History):
+        """The history file (:mod:`ginlog.app.history_file`: its tail only, never through a link), its lines
+        shown (the file is not ginlog's to trust). ``quit`` is not kept: after a resume, Up gives the last
+        entry, not the way out."""
+
+        def __init__(self, path: str) -> None:
+            self.path = path
+            super().__init__()
 
         def append_string(self, string: str) -> None:
             if string.strip().lower() not in _NOT_KEPT:
                 super().append_string(string)
 
         def load_history_strings(self) -> Iterable[str]:
-            try:
-                for line in super().load_history_strings():
-                    yield shown(line)
-            except (OSError, UnicodeError):
-                return
+            return [shown(line) for line in history_file.newest_first(self.path)]
 
         def store_string(self, string: str) -> None:
-            try:
-                super().store_string(string)
-            except OSError:
-                pass
+            history_file.append(self.path, string)
 
-    if path is None or not _usable(path):
+    if path is None:
         return Kept()
     return ShownHistory(path)
 
