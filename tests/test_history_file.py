@@ -14,7 +14,6 @@ from pathlib import Path
 
 from prompt_toolkit.history import FileHistory
 
-from ginlog.app import history_file
 from ginlog.app.history_file import MAX_ENTRIES, TAIL_BYTES, append, newest_first
 
 
@@ -83,4 +82,14 @@ def test_a_fifo_a_folder_or_an_unreadable_file_is_an_empty_history_at_once(tmp_p
     append(str(fifo), "dealer Ann")  # no reader: no wait, nothing raised
     append(str(folder), "dealer Ann")
     assert list(folder.iterdir()) == []
-    assert history_file.TAIL_BYTES >= 64 * 1024
+
+
+def test_a_history_planted_as_a_hard_link_to_the_match_is_not_appended_to(tmp_path: Path) -> None:
+    """A second name of the match file: writing an entry there would put a line that is not JSON in the record."""
+    match = tmp_path / "m.jsonl"
+    match.write_bytes(b'{"seq":1,"type":"match_started"}\n')
+    history = tmp_path / ".m.jsonl.history"
+    os.link(match, history)
+    append(str(history), "dealer Ann")
+    assert match.read_bytes() == b'{"seq":1,"type":"match_started"}\n'
+    assert newest_first(str(history)) == []

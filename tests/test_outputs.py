@@ -8,13 +8,16 @@ error holds one line naming the path, and nothing else is left behind.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from ginlog.app.outputs import is_match_record
 
-from test_cli import HAND, exe
+from test_cli import GINLOG, HAND, exe
 
 
 @pytest.fixture
@@ -56,12 +59,14 @@ def test_an_old_export_or_page_is_replaced(played: Path) -> None:
 
 
 def test_a_link_to_a_record_is_replaced_not_followed(played: Path) -> None:
-    """``-o LINK`` replaces the link with the export; the record it pointed at is untouched."""
+    """``-o LINK`` (to a record the command does not read) replaces the link; the record is untouched."""
+    other = played.with_name("other.jsonl")
+    other.write_bytes(played.read_bytes())
     link = played.with_name("link.csv")
-    os.symlink(played, link)
-    before = played.read_bytes()
+    os.symlink(other, link)
     assert exe("export", played, "-o", link).returncode == 0
-    assert played.read_bytes() == before and not link.is_symlink() and link.read_text(encoding="utf-8").startswith("file,")
+    assert other.read_bytes() == played.read_bytes() and not link.is_symlink()
+    assert link.read_text(encoding="utf-8").startswith("file,")
 
 
 @pytest.mark.parametrize("command", [["html", "{dir}", "-o", "-"], ["import", "openspiel", "{rec}", "-o", "-"]])
@@ -96,3 +101,64 @@ def test_what_counts_as_a_match_record(tmp_path: Path) -> None:
     got = {name: is_match_record(str(tmp_path / name)) for name in [*cases, "fifo", "missing"]}
     assert got == {"record.jsonl": True, "torn-first-line.jsonl": True, "export.jsonl": False, "page.html": False,
                    "empty.jsonl": False, "note-first.jsonl": False, "fifo": False, "missing": False}
+
+
+def test_a_record_under_another_name_or_after_a_blank_line_is_not_written_over(played: Path) -> None:
+    """-o as an input's link or hard link, or a record whose first line is blank: refused, the record kept."""
+    alias = played.with_name("current.jsonl")
+    os.symlink(played.name, alias)
+    hard = played.with_name("hard.jsonl")
+    os.link(played, hard)
+    blank = played.with_name("blank.jsonl")
+    blank.write_bytes(b"\n  \n" + played.read_bytes())
+    keep = {p: p.read_bytes() for p in (played, blank)}
+    for args, said in [(["export", alias, "-o", alias], "which this command reads"),
+                       (["html", played, "-o", hard], "is a match record"),
+                       (["export", played, "-o", blank], "is a match record"),
+                       (["export", played, "-o", "./" + played.name], "is a match record")]:
+        r = exe(*args, cwd=played.parent)
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and said in r.stderr, (args, r)
+    assert {p: p.read_bytes() for p in keep} == keep and alias.is_symlink()
+
+
+def test_standard_output_is_not_a_file_named_dash(played: Path) -> None:
+    """``-o -`` is standard output even beside a match record that happens to be called ``-``."""
+    shutil.copy(played, played.with_name("-"))
+    r = exe("export", played, "-o", "-", cwd=played.parent)
+    assert r.returncode == 0 and r.stdout.startswith("file,"), r
+
+
+def test_a_site_never_writes_its_index_over_a_record(played: Path) -> None:
+    site = played.parent / "site"
+    site.mkdir()
+    shutil.copy(played, site / "index.html")
+    before = (site / "index.html").read_bytes()
+    r = exe("html", played.parent, "-o", site)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "index.html is a match record" in r.stderr, r
+    assert (site / "index.html").read_bytes() == before and not (site / "matches").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0 and shutil.which("setpriv") is None, reason="root reads anything; setpriv is missing")
+def test_a_file_that_cannot_be_read_cannot_be_checked_so_is_kept(played: Path) -> None:
+    """As someone who may write the folder but not read the file: refused, since it may be a record."""
+    shared = Path(tempfile.mkdtemp(prefix="ginlog-outputs-"))  # not pytest's tmp_path: the other user must reach it
+    try:
+        shared.chmod(0o777)
+        other = shared / "other.jsonl"
+        other.write_bytes(played.read_bytes())
+        other.chmod(0o644)
+        locked = shared / "locked.jsonl"
+        locked.write_bytes(played.read_bytes())
+        locked.chmod(0o222)  # anyone may write it, nobody but root may read it
+        _refused_as_nobody(other, locked, played.read_bytes())
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+
+
+def _refused_as_nobody(other: Path, locked: Path, record: bytes) -> None:
+    as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+    r = subprocess.run([*as_nobody, str(GINLOG), "export", str(other), "-o", str(locked)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 2 and "cannot be checked not to be a match record" in r.stderr, r
+    locked.chmod(0o644)
+    assert locked.read_bytes() == record

@@ -179,7 +179,7 @@ def export(paths: list[str], format: str = "csv", output: str | None = None) -> 
 
     if format not in FORMATS:
         return _usage(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
-    if output is not None and (why := refusal(output)):
+    if output is not None and (why := refusal(output, paths)):
         return _usage(why)
     try:
         out = open_writer(format, output)

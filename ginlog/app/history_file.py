@@ -9,9 +9,10 @@ opens it by name, following a link, and the file is not ginlog's to trust
 
 - only the last :data:`TAIL_BYTES` are read, and at most :data:`MAX_ENTRIES`
   entries kept: a planted 4 GB file costs what a normal one does;
-- the file is opened with ``O_NOFOLLOW | O_NONBLOCK`` and checked to be a
-  regular file on the open descriptor, so a link, a FIFO or a device swapped
-  in after any earlier check is neither followed nor waited on;
+- the file is opened with ``O_NOFOLLOW | O_NONBLOCK`` and checked on the open
+  descriptor to be a regular file with one name, so a symbolic or hard link
+  (to the match file, say), a FIFO or a device is neither followed, written
+  nor waited on;
 - anything unreadable is an empty history, and a failed append is silent: a
   history is a convenience, and it must never cost the table an entry.
 
@@ -40,13 +41,18 @@ _FLAGS: Final = os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CL
 
 
 def _open(path: str, flags: int, mode: int = 0o600) -> int | None:
-    """A descriptor for ``path`` if it is a regular file reached without a link; else None."""
+    """A descriptor for ``path`` if it is a regular file reached without a link, and no other name's; else None.
+
+    A hard link is refused too: a history planted as a second name of the match
+    file would have its entries appended to the record.
+    """
     try:
         fd = os.open(path, flags | _FLAGS, mode)
     except OSError:
         return None
     try:
-        if stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if stat.S_ISREG(st.st_mode) and st.st_nlink == 1:
             return fd
     except OSError:
         pass

@@ -47,7 +47,7 @@ def html(match: str, output: str | None = None, *, title: str | None = None) -> 
     """
     from ginlog.app.outputs import refusal
 
-    if output is not None and output != "-" and (why := refusal(output)):
+    if output is not None and (why := refusal(output, [match])):
         from ginlog.text import shown
 
         sys.stderr.write(shown(f"ginlog: {why}") + "\n")

@@ -2,12 +2,20 @@
 
 A match record is the one thing ginlog must never lose, and ``ginlog export
 m.jsonl -o m.jsonl`` (a slip in a recalled command line) would replace it with
-rows. So before ``export`` or ``html`` writes a file, an existing one is
-sniffed: a regular file whose first line is a ``match_started`` event is a
-match record, and the command stops with a usage error (exit 2), writing
-nothing. Anything else (last week's export, an old page) is replaced, as a
-person running a command again expects. A symlink is not followed: the
-output replaces the link, never its target.
+rows. So before ``export``, ``html`` or a site writes a file, the file already
+there is looked at, and the command stops with a usage error (exit 2),
+writing nothing, when it is
+
+- a match record: a regular file whose first line that is not blank is a
+  ``match_started`` event (a torn or hand-edited one whose JSON does not
+  parse, too, if that line names the type);
+- a regular file ginlog cannot read, so cannot tell;
+- one of the files the command reads (under any name: a link, ``./m.jsonl``,
+  a hard link).
+
+Anything else (last week's export, an old page) is replaced, as a person
+running a command again expects. A link that is not an input is replaced
+itself; what it points to is never written.
 
 >>> import os, tempfile
 >>> d = tempfile.mkdtemp()
@@ -21,26 +29,31 @@ True
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import stat
+from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["is_match_record", "refusal", "folder_refusal"]
+__all__ = ["is_match_record", "refusal", "folder_refusal", "RecordInTheWay", "refuse_record"]
 
 #: How much of a file is read to find its first line: a match's first line (players, title, every knob) is short.
 SNIFF: Final = 64 * 1024
 _STARTED: Final = re.compile(rb'"type"\s*:\s*"match_started"')
 
 
-def is_match_record(path: str) -> bool:
-    """Whether ``path`` is a regular file (not through a link) whose first line is a ``match_started`` event.
+class RecordInTheWay(OSError):
+    """A file a site would write is a match record, or cannot be checked (reported as a write that failed)."""
 
-    Opened without blocking (a FIFO is not a record, and is not waited on) and
-    read at most :data:`SNIFF` bytes. A first line that is not JSON but names
-    the type, as a torn or hand-edited record's may, counts too: better to
-    refuse a write than to lose a record.
+
+def is_match_record(path: str) -> bool:
+    """Whether ``path`` is a regular file (not through a link) whose first line that is not blank starts a match.
+
+    Opened without blocking (a FIFO is not a record, and is not waited on)
+    and read at most :data:`SNIFF` bytes. A file that cannot be opened is not
+    one (:func:`refusal` refuses an unreadable regular file on its own).
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
@@ -54,7 +67,7 @@ def is_match_record(path: str) -> bool:
         return False
     finally:
         os.close(fd)
-    first = head.split(b"\n", 1)[0]
+    first = next((line for line in head.split(b"\n") if line.strip()), b"").strip().removeprefix(b"\xef\xbb\xbf")
     try:
         obj = json.loads(first)
     except ValueError:
@@ -62,19 +75,45 @@ def is_match_record(path: str) -> bool:
     return isinstance(obj, dict) and obj.get("type") == "match_started"
 
 
-def refusal(output: str) -> str | None:
-    """Why ``output`` may not be written (a usage message), or None when it may."""
-    if is_match_record(output):
+def _same(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def refusal(output: str, inputs: Iterable[str] = ()) -> str | None:
+    """Why ``output`` may not be written (a usage message), or None when it may. ``-`` is standard output."""
+    if output == "-":
+        return None
+    try:
+        st: os.stat_result | None = os.lstat(output)
+    except OSError:  # not there (or its folder is not): the write makes it, or fails and says so
+        st = None
+    regular = st is not None and stat.S_ISREG(st.st_mode)
+    if regular and is_match_record(output):
         return f"{output} is a match record: ginlog never writes over one (give -o another file)"
+    for name in inputs:
+        if st is not None and name != "-" and os.path.isfile(name) and _same(name, output):
+            return f"{output} is {name}, which this command reads: give -o another file"
+    if regular and not os.access(output, os.R_OK):
+        return f"{output} cannot be read, so it cannot be checked not to be a match record: give -o another file"
     return None
+
+
+def refuse_record(path: str) -> None:
+    """Raise :class:`RecordInTheWay` when :func:`refusal` refuses ``path`` (for a file a site writes)."""
+    why = refusal(path)
+    if why is not None:
+        raise RecordInTheWay(errno.EEXIST, why)
 
 
 def folder_refusal(output: str, what: str) -> str | None:
     """Why ``output`` cannot be the folder ``what`` is written to: ``-`` (standard output holds no folder).
 
-    >>> folder_refusal("-", "the site")
-    "the site is a folder of files, not one stream: give -o a folder, not '-'"
-    >>> folder_refusal("site/", "the site") is None
+    >>> folder_refusal("-", "a site")
+    "a site is a folder of files, not one stream: give -o a folder, not '-'"
+    >>> folder_refusal("site/", "a site") is None
     True
     """
     if output == "-":

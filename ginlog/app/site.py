@@ -43,6 +43,7 @@ from ginlog.text import shown
 
 from ginlog.match.dated import DatedSteps
 from ginlog.app.page import Verdict, csp_hash, match_page
+from ginlog.app.outputs import refuse_record
 from ginlog.app.page_data import read_steps
 from ginlog.app.stats import MatchSummary, Standings, failed, summarise
 
@@ -177,7 +178,11 @@ def index_page(title: str, standings: Standings, rows: IO[str], counts: tuple[in
 
 
 def _write(path: Path, text: str) -> None:
-    """``text`` put in place whole (written beside ``path``, then renamed): a failure leaves no temporary file."""
+    """``text`` put in place whole (written beside ``path``, then renamed): a failure leaves no temporary file.
+
+    Never over a match record (:func:`ginlog.app.outputs.refuse_record`).
+    """
+    refuse_record(str(path))
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
     try:
         tmp.write_text(text, encoding="utf-8")
@@ -202,6 +207,7 @@ def build_site(
     the standings (their ``valid`` and ``invalid`` counts too).
     """
     folder = Path(site)
+    refuse_record(str(folder / "index.html"))  # before any page is made (written over only if no record)
     pages = folder / "matches"
     pages.mkdir(parents=True, exist_ok=True)
     standings = Standings()

@@ -503,15 +503,15 @@ def visible(run: Run) -> str:
     return data.decode("utf-8", "replace").replace("\r", "")
 
 
-def _squash(s: str) -> str:
+def squash(s: str) -> str:
     return re.sub(r"\s+", "", s)
 
 
 def missing_shown(run: Run, values: Iterable[str]) -> list[str]:
     """The values whose visible form (:func:`ginlog.text.shown`) is not in the output (spaces ignored:
     rich wraps a long title)."""
-    seen = _squash(visible(run))
-    return [f"{shown(v)[:60]!r} not shown" for v in values if _squash(shown(v)) not in seen]
+    seen = squash(visible(run))
+    return [f"{shown(v)[:60]!r} not shown" for v in values if squash(shown(v)) not in seen]
 
 
 def basic(run: Run, codes: Iterable[int] = (0, 1, 2)) -> list[str]:

@@ -46,7 +46,7 @@ def _objs(path: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_bytes().splitlines()]
 
 
-def _write(path: Path, data: bytes) -> Path:
+def write_file(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     path.chmod(0o666)
     return path
@@ -137,7 +137,7 @@ def crash(ctx: Ctx, n: int, seed: int) -> None:
                     results[i % len(results)][fld] = _BIG
             sub = d / where
             sub.mkdir(exist_ok=True)
-            made[where].append(_write(sub / f"{fld}-{i}.jsonl", _big(objs, number)))
+            made[where].append(write_file(sub / f"{fld}-{i}.jsonl", _big(objs, number)))
         batches = {w: _crash_cmds(d / w, made[w], show=w == "knob") for w in made if made[w]}
         later = [Cmd(["score", str(cli)])] if cli.exists() else []
         runs = ctx.run(*later, *(c for b in batches.values() for c in b))
@@ -353,7 +353,7 @@ def _baseline_cmds(ctx: Ctx, tc: TermCase) -> list[Cmd]:
         return []
     cache[key] = None
     plain = TermCase(("Qann", "Qbob"), *(_PLACES[k] for k in ("note", "reason", "void", "abandon", "title", "tool")), "x", tc.ending, tc.seed)
-    f = _write(ctx.dir("baseline") / "m.jsonl", chain(term_objs(plain, ctx)))
+    f = write_file(ctx.dir("baseline") / "m.jsonl", chain(term_objs(plain, ctx)))
     return [Cmd([c, str(f)]) for c in _SHOWN_BY]
 
 
@@ -373,10 +373,10 @@ def _baseline(ctx: Ctx, tc: TermCase) -> dict[str, dict[tuple[str, int], int]]:
 
 
 def _too_few(r: Run, want: dict[str, int]) -> list[str]:
-    seen = hc._squash(hc.visible(r))
+    seen = hc.squash(hc.visible(r))
     out = []
     for value, n in want.items():
-        needle = hc._squash(shown(value))
+        needle = hc.squash(shown(value))
         if needle and seen.count(needle) < n:
             out.append(f"{shown(value)[:60]!r} shown {seen.count(needle)} time(s), not {n}")
     return out
@@ -394,13 +394,13 @@ def terminal(ctx: Ctx, n: int, seed: int) -> None:
             sub = d / str(i)
             sub.mkdir()
             objs = term_objs(tc, ctx)
-            f = _write(sub / "m.jsonl", chain(objs))
+            f = write_file(sub / "m.jsonl", chain(objs))
             files.append(f)
-            starts = [_write(sub / f"r{j}.jsonl", chain(objs[:2])) for j in range(4)]
+            starts = [write_file(sub / f"r{j}.jsonl", chain(objs[:2])) for j in range(4)]
             # the generated case on a terminal only (the issue's own on pipes too: an SGR-looking escape is only seen there)
             cmds.update({(i, k): c for k, c in _term_cmds(tc, sub, f, starts, fixed=i > 0).items() if i or c.tty or k in ("new", "play", "undo")})
         sur, sur_repro = _surrogate_case(lone)
-        sf = _write(d / "surrogate.jsonl", chain(term_objs(sur, ctx)))
+        sf = write_file(d / "surrogate.jsonl", chain(term_objs(sur, ctx)))
         shared = [Cmd(["validate", *map(str, files)]), Cmd(["audit", *map(str, files)], tty=True),
                   Cmd(["validate", str(sf)]), Cmd(["audit", "--json", str(sf)]), Cmd(["replay", str(sf)], tty=True)]
         base = {i: _baseline_cmds(ctx, tc) for i, tc in enumerate(cases)}
@@ -446,7 +446,7 @@ def terminal(ctx: Ctx, n: int, seed: int) -> None:
 
 @campaign_of("hang")
 def hang(ctx: Ctx, n: int, seed: int) -> None:
-    record = _record_file()
+    record = record_file()
     html = _html_registered(ctx)
     if not html:
         ctx.tally.skip("html", "'ginlog html' is not a command yet (ginlog html --help fails)")
@@ -454,8 +454,8 @@ def hang(ctx: Ctx, n: int, seed: int) -> None:
     def body(case: tuple[str, int, bool]) -> None:
         name, pos, jobs = case
         d = ctx.dir("fifo")
-        good = [_write(d / f"g{i}.jsonl", rc.match_bytes(hi.base_events("standard", i + 1, "full", 1), ctx.work)) for i in range(2)]
-        rec = _write(d / "record-0.txt", record)  # not a name the FIFO may have: opening it would block the harness
+        good = [write_file(d / f"g{i}.jsonl", rc.match_bytes(hi.base_events("standard", i + 1, "full", 1), ctx.work)) for i in range(2)]
+        rec = write_file(d / "record-0.txt", record)  # not a name the FIFO may have: opening it would block the harness
         keys = ["audit", "validate", "score", "show", "replay", "play", "record", "undo", "repair", "import", *(["html"] if html else [])]
         fifos = {}
         for key in keys:  # a FIFO each: two commands opening one FIFO, a reader and a writer, would unblock each other
@@ -492,7 +492,7 @@ def hang(ctx: Ctx, n: int, seed: int) -> None:
     hc.drive(ctx, strat, n, seed, body)
 
 
-def _record_file() -> bytes:
+def record_file() -> bytes:
     """An OpenSpiel record that imports (the first of the test data)."""
     folder = hc.ROOT / "tests" / "data" / "openspiel" / "records"
     return sorted(folder.iterdir())[0].read_bytes()

@@ -21,7 +21,7 @@ import hostile_campaign as hc
 import hostile_inputs as hi
 from hostile_campaign import Cmd, Ctx, Run, basic, campaign_of, raw_problems
 from hostile_inputs import chain, cli_safe, objs_of
-from hostile_checks import LINE, _record_file, _write
+from hostile_checks import LINE, record_file, write_file
 import reliability_campaigns as rc
 
 from ginlog.app.entry import parse_entry
@@ -47,8 +47,8 @@ def _temps(d: Path) -> list[str]:
 
 def _names_file(err: str, *paths: str | bytes) -> bool:
     """Whether an error line names one of ``paths`` in its shown form (a long one by its start)."""
-    seen = hc._squash(err)
-    return any(hc._squash(shown(os.fsdecode(p)))[:80] in seen for p in paths)
+    seen = hc.squash(err)
+    return any(hc.squash(shown(os.fsdecode(p)))[:80] in seen for p in paths)
 
 
 def _one_line(r: Run, *paths: str | bytes) -> list[str]:
@@ -122,7 +122,7 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
         kinds = ["hostile", "garbage", "huge", "symlink", "dangling", "fifo", "folder", "unreadable"]
         chosen = kinds if fixed else ["hostile", "garbage", kinds[kind_pick % len(kinds)]]
         runs: list[tuple[str, Path, bytes, list[str], Cmd]] = []
-        outside = _write(d / "outside.txt", _history_bytes(["note \x1b]0;outside\x07"]))
+        outside = write_file(d / "outside.txt", _history_bytes(["note \x1b]0;outside\x07"]))
         for kind in dict.fromkeys(chosen):
             sub = d / kind
             sub.mkdir()
@@ -132,11 +132,11 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
             m.chmod(0o666)
             h = sub / ".m.jsonl.history"
             if kind == "hostile":
-                _write(h, _history_bytes(entries))
+                write_file(h, _history_bytes(entries))
             elif kind == "garbage":
-                _write(h, garbage + b"\n+\xff\xfe\x00\x1b[2J\n+" + garbage)
+                write_file(h, garbage + b"\n+\xff\xfe\x00\x1b[2J\n+" + garbage)
             elif kind == "huge":  # 4 MB of entries: loaded in the background, never a hang
-                _write(h, _history_bytes(["note " + "x\x1b[2J" * 50] * 2000) * 4)
+                write_file(h, _history_bytes(["note " + "x\x1b[2J" * 50] * 2000) * 4)
             elif kind == "symlink":
                 os.symlink(outside, h)
             elif kind == "dangling":
@@ -148,7 +148,7 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
             elif kind == "unreadable":
                 if other is None:
                     continue
-                _write(h, _history_bytes(entries))
+                write_file(h, _history_bytes(entries))
             typed = (b"dealer Ann\r" if kind in ("symlink", "dangling", "fifo", "folder") else keys) + b"quit\r"
             cmd = Cmd(["record", str(m)], stdin=typed, tty=True, fifo=kind == "fifo", timeout=25.0, nobody=kind == "unreadable")
             planted = _planted(h.read_bytes()) if h.is_file() and not h.is_symlink() else []
@@ -210,29 +210,29 @@ def _old_file(ctx: Ctx, d: Path, kind: str, case: Any) -> tuple[Path, bool]:
     objs = [hi.rename(o, {"Ann": case.names[0], "Bob": case.names[1]}) for o in objs]
     old = d / "old.jsonl"
     if kind == "hostile":
-        _write(old, chain(objs))
+        write_file(old, chain(objs))
     elif kind == "start-only":
-        _write(old, chain(objs[:1]))
+        write_file(old, chain(objs[:1]))
     elif kind == "torn":
         data = chain(objs)
-        _write(old, data[: len(data) - 7])
+        write_file(old, data[: len(data) - 7])
     elif kind == "tampered":
         data = chain(objs)
-        _write(old, data.replace(b'"seq":3,', b'"seq":3, ', 1))
+        write_file(old, data.replace(b'"seq":3,', b'"seq":3, ', 1))
     elif kind == "junk":
-        _write(old, b"\xff\xfe\x00not json \x1b[2J\n")
+        write_file(old, b"\xff\xfe\x00not json \x1b[2J\n")
     elif kind == "empty":
-        _write(old, b"")
+        write_file(old, b"")
     elif kind == "huge":  # 10,000 notes of 1,000 characters after the hand
         ts = objs[-1]["ts"]
         objs += [{"seq": len(objs) + i + 1, "ts": ts, "type": "note", "v": 2, "prev": None, "text": "n" * 1000} for i in range(10_000)]
-        _write(old, chain(objs))
+        write_file(old, chain(objs))
     elif kind == "fifo":
         os.mkfifo(old)
     elif kind == "folder":
         old.mkdir()
     elif kind == "symlink":
-        _write(d / "real.jsonl", chain(objs))
+        write_file(d / "real.jsonl", chain(objs))
         os.symlink(d / "real.jsonl", old)
     if kind not in ("fifo", "folder"):
         from ginlog.match.reading import read_match
@@ -427,7 +427,7 @@ def _note(ctx: Ctx, text: str) -> None:
 
 @campaign_of("output")
 def output(ctx: Ctx, n: int, seed: int) -> None:
-    record = _record_file()
+    record = record_file()
     other = hc.other_user()
     if other is None:
         ctx.tally.skip("unwritable", "tests run as root and setpriv is missing: permissions do not bite")
@@ -451,12 +451,12 @@ def output(ctx: Ctx, n: int, seed: int) -> None:
                 continue
             for c in matrix[kind]:
                 d = ctx.dir("out")
-                m = _write(d / "m.jsonl", rc.match_bytes(hi.base_events("standard", 1, "full", 1), ctx.work))
+                m = write_file(d / "m.jsonl", rc.match_bytes(hi.base_events("standard", 1, "full", 1), ctx.work))
                 club = d / "club"
                 club.mkdir()
-                _write(club / "a.jsonl", m.read_bytes())
-                _write(d / "rec.txt", record)
-                outside = _write(ctx.dir("outside") / "keep.txt", b"keep me\n")
+                write_file(club / "a.jsonl", m.read_bytes())
+                write_file(d / "rec.txt", record)
+                outside = write_file(ctx.dir("outside") / "keep.txt", b"keep me\n")
                 o: str | bytes = {"name": name, "long": "x" * 300 + ".out", "bytes": b"caf\xe9\xff.out", "dash": "-x.out", "match": "m.jsonl",
                                   "symlink": "link.out", "folder": "dir", "fifo": "fifo", "missing": "no/such/x.out", "unwritable": "ro/x.out",
                                   "stdout": "-", "taken": "taken"}[kind]
@@ -471,7 +471,7 @@ def output(ctx: Ctx, n: int, seed: int) -> None:
                     (d / "ro").chmod(0o555)
                 elif kind == "taken":
                     (d / "taken").mkdir()
-                    _write(d / "taken" / "rec.jsonl", b"mine\n")
+                    write_file(d / "taken" / "rec.jsonl", b"mine\n")
                 target = os.fsencode(o) if isinstance(o, str) else o
                 cmd = Cmd([*cmds_of[c], o], cwd=d, fifo=kind == "fifo", nobody=kind == "unwritable",
                           timeout=hc.HANG_TIMEOUT * 2 if kind == "fifo" else hc.TIMEOUT)

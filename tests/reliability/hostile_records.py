@@ -18,7 +18,7 @@ import hostile_campaign as hc
 import hostile_inputs as hi
 from hostile_campaign import Cmd, Ctx, Run, basic, campaign_of, raw_problems
 from hostile_inputs import chain, cli_safe, objs_of
-from hostile_checks import _lines, _objs, _pad_events, _record_file, _write, term_cases, term_objs
+from hostile_checks import _lines, _objs, _pad_events, record_file, write_file, term_cases, term_objs
 import reliability_campaigns as rc
 
 from ginlog.app.entry import entry_for
@@ -35,7 +35,7 @@ folder_name = st.text(st.sampled_from("abcdéz _-.Ж王"), min_size=1, max_size=
 
 
 def _match(ctx: Ctx, path: Path, seed: int = 1, hands: int = 1) -> Path:
-    return _write(path, rc.match_bytes(hi.base_events("standard", seed, "full", hands), ctx.work))
+    return write_file(path, rc.match_bytes(hi.base_events("standard", seed, "full", hands), ctx.work))
 
 
 def _files_of(r: Run) -> list[dict[str, Any]]:
@@ -195,7 +195,7 @@ def moves(ctx: Ctx, n: int, seed: int) -> None:
         if ctx.once("moves"):
             cases += [(evs[:3], a, m) for a, m in MOVES_FIXED]
         d = ctx.dir("moves")
-        files = [_write(d / f"m{j}.jsonl", rc.match_bytes(head, ctx.work)) for j, (head, _, _) in enumerate(cases)]
+        files = [write_file(d / f"m{j}.jsonl", rc.match_bytes(head, ctx.work)) for j, (head, _, _) in enumerate(cases)]
         befores = [f.read_bytes() for f in files]
         runs = ctx.run(*(Cmd(["play", str(f), *a]) for f, (_, a, _) in zip(files, cases)))
         for r, f, before, (_, a, mangled) in zip(runs, files, befores, cases):
@@ -313,7 +313,7 @@ def warnings(ctx: Ctx, n: int, seed: int) -> None:
         d = ctx.dir("warn")
         expect: dict[str, tuple[Path, int | None]] = {}
         pad = _pad_events(s)
-        expect["score-pad"] = (_write(d / "pad.jsonl", rc.match_bytes(pad, ctx.work)), None)
+        expect["score-pad"] = (write_file(d / "pad.jsonl", rc.match_bytes(pad, ctx.work)), None)
         st_ = fold(pad).state
         loser = "Ann" if st_.winner == 1 else "Bob"
         again = pad + [Correction(undoes=len(pad), reason="wrong hand")]
@@ -323,21 +323,21 @@ def warnings(ctx: Ctx, n: int, seed: int) -> None:
             tl = apply(tl, e)
             again.append(e)
         if tl.state.players[tl.state.winner] == loser:
-            expect["reopened"] = (_write(d / "reopened.jsonl", rc.match_bytes(again, ctx.work)), len(pad) + 1)
+            expect["reopened"] = (write_file(d / "reopened.jsonl", rc.match_bytes(again, ctx.work)), len(pad) + 1)
         full = list(simulate_match(preset("standard"), seed=s, max_hands=3))
         objs = objs_of(full, ctx.work)
         i = 2 + line % (len(objs) - 2)
         prev = datetime.datetime.strptime(objs[i - 1]["ts"], "%Y-%m-%dT%H:%M:%S.%fZ")
         objs[i]["ts"] = _ts(prev - datetime.timedelta(seconds=delta))
-        expect["time-order"] = (_write(d / "time.jsonl", chain(objs)), i + 1)
+        expect["time-order"] = (write_file(d / "time.jsonl", chain(objs)), i + 1)
         lo, hi = knobs[knob]
         # played under the unusual rules themselves (a big void_stock_size voids a hand early, a big bonus
         # ends the match early): legal, so the warning is all there is to see
         value = 100 if knob == "knock_limit" and pick % 2 else lo + pick % (hi - lo)
         unusual = attrs.evolve(preset("standard"), **{knob: value})
         objs = objs_of(list(simulate_match(unusual, seed=s, max_hands=2)), ctx.work)
-        expect["unusual-rules"] = (_write(d / "rules.jsonl", chain(objs)), 1)
-        clean = _write(d / "clean.jsonl", rc.match_bytes(full, ctx.work))
+        expect["unusual-rules"] = (write_file(d / "rules.jsonl", chain(objs)), 1)
+        clean = write_file(d / "clean.jsonl", rc.match_bytes(full, ctx.work))
         files = sorted(str(p) for p in d.iterdir())
         runs = ctx.run(Cmd(["audit", "--json", str(d)]), Cmd(["validate", "--json", *files]), Cmd(["audit", "--json", "--jobs", "2", str(d)]))
         for rule, (path, at) in expect.items():
@@ -387,7 +387,7 @@ def _warned(r: Run, path: str, rule: str, line: int | None) -> list[str]:
 
 @campaign_of("files")
 def files(ctx: Ctx, n: int, seed: int) -> None:
-    record = _record_file()
+    record = record_file()
     other = hc.other_user()
     if other is None:
         ctx.tally.skip("import-unwritable", "tests run as root and setpriv is missing: permissions do not bite")
@@ -402,18 +402,18 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
         text = ("\n".join(lines)).encode()
         if text.endswith(b"\n") or not text:
             text += b"tail"
-        plain = _write(d / f"notes{ext}", text)
+        plain = write_file(d / f"notes{ext}", text)
         valid = rc.match_bytes(hi.base_events("standard", 1 + cut % 5, "full", 1), ctx.work)
         last = valid.splitlines()[-1]
         torn = valid + last[: 1 + cut % (len(last) - 1)].replace(b'"seq":', b'"seq":9')
-        target = _write(d / "target.jsonl", torn)
+        target = write_file(d / "target.jsonl", torn)
         os.symlink(target, d / "link.jsonl")
         long_name = d / ("m" * (length - len(".jsonl")) + ".jsonl")
         torn_long = valid + b'{"seq":99,"ts":"2026-11-29T19:56:25.123Z","type":"note","v":2,"text":"torn'
-        _write(long_name, torn_long)
+        write_file(long_name, torn_long)
         # import: -o an existing file; -o a folder nobody may write
-        rec = _write(d / "rec.txt", record)
-        occupied = _write(d / "occupied", b"x")
+        rec = write_file(d / "rec.txt", record)
+        occupied = write_file(d / "occupied", b"x")
         ro = d / "ro"
         ro.mkdir()
         ro.chmod(0o555)
@@ -520,7 +520,7 @@ def display(ctx: Ctx, n: int, seed: int) -> None:
             return
         at, pile = spots[pick % len(spots)]
         d = ctx.dir("display")
-        f = _write(d / "m.jsonl", rc.match_bytes(events, ctx.work))
+        f = write_file(d / "m.jsonl", rc.match_bytes(events, ctx.work))
         runs = ctx.run(Cmd(["show", str(f), "--at", str(at)]), Cmd(["show", str(f), "--at", str(at), "--json"]),
                        Cmd(["replay", str(f), "--to", str(at), "--json"]))
         r = runs[0]
@@ -557,13 +557,13 @@ def verdict(ctx: Ctx, n: int, seed: int) -> None:
         terms, kinds = case
         d = ctx.dir("verdict")
         for i, tc in enumerate(terms):
-            _write(d / f"t{i}.jsonl", chain(term_objs(tc, ctx)))
+            write_file(d / f"t{i}.jsonl", chain(term_objs(tc, ctx)))
         for kind in kinds:
-            _write(d / f"h-{kind}.jsonl", hostile[kind])
+            write_file(d / f"h-{kind}.jsonl", hostile[kind])
         pad = objs_of(_pad_events(len(kinds)), ctx.work)
         pad[2]["points"] = 999_999
-        _write(d / "pad.jsonl", chain(pad))
-        _write(d / "dup.jsonl", rc.match_bytes(hi.base_events("standard", 2, "full", 1), ctx.work) * 2)
+        write_file(d / "pad.jsonl", chain(pad))
+        write_file(d / "dup.jsonl", rc.match_bytes(hi.base_events("standard", 2, "full", 1), ctx.work) * 2)
         paths = sorted(str(p) for p in d.iterdir())
         runs = ctx.run(Cmd(["validate", "--json", *paths]), Cmd(["audit", "--json", str(d)]), Cmd(["audit", "--json", "--jobs", "2", str(d)]))
         got = []
