@@ -456,6 +456,8 @@ def run_all(cmds: Sequence[Cmd], jobs: int = 4) -> list[Run]:
 SGR = re.compile(rb"\x1b\[[0-9;]*m")
 #: A line editor's own drawing (prompt_toolkit at ``ginlog record`` on a terminal): any CSI sequence, and backspace.
 EDITOR = re.compile(rb"\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x08")
+#: An escape sequence as typed: CSI, OSC (to BEL or ST, or to the end), or ESC and one character.
+_TYPED_ESCAPE = re.compile(r"\x1b(?:\[[0-9;?<=>]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|.)", re.S)
 #: rich's live display (audit's progress bar on a terminal): hide/show the cursor, clear the line, go up.
 PROGRESS = re.compile(rb"\x1b\[\?25[lh]|\r(?:\x1b\[1A)?\x1b\[2K")
 
@@ -477,9 +479,13 @@ def raw_problems(data: bytes, *, colour: bool, progress: bool = False, editor: s
     probs = []
     rest = data
     if editor is not None:
-        for i, ch in enumerate(editor):
-            piece = editor[i : i + 4].encode("utf-8", "surrogateescape")
-            if ch == "\x1b" and len(piece) > 1 and piece in data:
+        for m in _TYPED_ESCAPE.finditer(editor):
+            # The whole typed sequence and the printable text typed right after it: a bare 4-byte prefix such as
+            # ESC [ ? 1 is also the start of the editor's own ESC [ ? 12 l, which is no leak.
+            after = editor[m.end() : m.end() + 2]
+            after = after[: next((k for k, c in enumerate(after) if not c.isprintable()), len(after))]
+            piece = (m.group() + after).encode("utf-8", "surrogateescape")
+            if len(piece) > 1 and piece in data:
                 probs.append(f"the typed {piece!r} reached the terminal raw {_around(data, data.find(piece))}")
         rest = EDITOR.sub(b"", rest)
     rest = PROGRESS.sub(b"", rest) if progress else rest
