@@ -34,6 +34,8 @@ from typing import Any, Final
 
 import attrs
 
+from ginlog.errors import one_line, place
+
 __all__ = ["Caveat", "RULES"]
 
 #: Every rule a :class:`Caveat` may carry.
@@ -61,16 +63,9 @@ class Caveat:
         )
 
     def one_line(self) -> str:
-        """``FILE:LINE: event N: message [rule] (warning)``, with whatever of the place is known."""
-        parts = []
-        if self.path is not None:
-            parts.append(self.path if self.line is None else f"{self.path}:{self.line}")
-        elif self.line is not None:
-            parts.append(f"line {self.line}")
-        if self.seq is not None:
-            parts.append(f"event {self.seq}")
-        text = " ".join(f"{self.message} [{self.rule}] (warning)".split())
-        return ": ".join([*parts, text])
+        """``FILE:LINE: event N: message [rule] (warning)``, with whatever of the place is known, shown as an
+        error's line is (:func:`ginlog.errors.one_line`: one line, nothing a terminal would obey)."""
+        return one_line(place(self.path, self.line, self.seq), self.message, self.rule, " (warning)")
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` shape, the same keys as an error's."""

@@ -18,6 +18,8 @@ import copy
 from typing import Any
 
 __all__ = [
+    "place",
+    "one_line",
     "GinlogError",
     "CardError",
     "MeldError",
@@ -31,6 +33,32 @@ __all__ = [
     "Conflict",
     "ImportError_",
 ]
+
+
+def place(path: str | None, line: int | None, seq: int | None) -> str:
+    """``FILE:LINE: event N`` with whatever parts are known: an error's, a warning's, an audit line's place.
+
+    >>> place("m.jsonl", 12, 12), place(None, 3, None), place("m.jsonl", None, None)
+    ('m.jsonl:12: event 12', 'line 3', 'm.jsonl')
+    """
+    parts = []
+    if path is not None:
+        parts.append(path if line is None else f"{path}:{line}")
+    elif line is not None:
+        parts.append(f"line {line}")
+    if seq is not None:
+        parts.append(f"event {seq}")
+    return ": ".join(parts)
+
+
+def one_line(where: str, message: str, rule: str, tail: str = "") -> str:
+    """``PLACE: message [rule]TAIL`` as one line a terminal shows and never obeys: white space runs become one
+    space, and a control or bidi character anywhere is made visible (:func:`ginlog.text.shown`).
+    """
+    from ginlog.text import shown  # ginlog.text imports this module
+
+    text = " ".join(f"{message} [{rule}]{tail}".split())  # never more than one line
+    return shown(f"{where}: {text}" if where else text)
 
 
 class GinlogError(Exception):
@@ -71,15 +99,8 @@ class GinlogError(Exception):
         return new
 
     def place(self) -> str:
-        """``FILE:LINE: event N`` with whatever parts are known."""
-        parts = []
-        if self.path is not None:
-            parts.append(self.path if self.line is None else f"{self.path}:{self.line}")
-        elif self.line is not None:
-            parts.append(f"line {self.line}")
-        if self.seq is not None:
-            parts.append(f"event {self.seq}")
-        return ": ".join(parts)
+        """``FILE:LINE: event N`` with whatever parts are known (:func:`place`)."""
+        return place(self.path, self.line, self.seq)
 
     def one_line(self) -> str:
         """The single line the user sees: place, message, rule; never more than one line, and
@@ -90,12 +111,7 @@ class GinlogError(Exception):
         >>> GinlogError("bad\\nnote \\x1b[2J", path="m\\u202e.jsonl").one_line()
         'm<U+202E>.jsonl: bad note ␛[2J [invalid]'
         """
-        from ginlog.text import shown  # ginlog.text imports this module
-
-        where = self.place()
-        text = f"{self.message} [{self.rule}]"
-        text = " ".join(text.split())  # never more than one line
-        return shown(f"{where}: {text}" if where else text)
+        return one_line(self.place(), self.message, self.rule)
 
     def to_dict(self) -> dict[str, Any]:
         """A stable JSON shape for ``--json`` output."""

@@ -461,6 +461,38 @@ def test_unusual_rules_say_so(tmp_path: Path) -> None:
         assert _warnings(tmp_path / f"{name}.jsonl") == []
 
 
+def test_a_page_states_the_warnings_the_audit_gives(tmp_path: Path, finished: list[E.Event]) -> None:
+    """``html`` and the site show the audit's own warning lines (they said "No warnings." for a score-pad match)."""
+    from ginlog.app import cli_data
+    from ginlog.app.audit import error_line
+    from ginlog.app.page_data import Verdict, match_data, read_steps
+    from ginlog.app.site import page_name
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    shutil.copy(ROOT / "sample_games" / "score-pad-match.jsonl", folder / "pad.jsonl")
+    MatchSession.write(folder / "reopened.jsonl", [*finished, E.Correction(undoes=len(finished), reason="not over")])
+    MatchSession.create(folder / "odd.jsonl", ("Ann", "Bob"), with_knobs(preset("standard"), knock_limit="100"))
+    raws, prev = [], None
+    for seq, ts in enumerate(["2026-01-01T10:00:00.000Z", "2026-01-01T09:00:00.000Z"], start=1):
+        ev: E.Event = E.MatchStarted(players=("Ann", "Bob"), rules=preset("standard")) if seq == 1 else E.Note(text="x")
+        raws.append(encode(seq, ts, E.event_type(ev), E.SCHEMA_VERSION, prev, E.event_fields(ev)))
+        prev = digest(raws[-1])
+    (folder / "clock.jsonl").write_bytes(b"".join(r + b"\n" for r in raws))
+    assert cli_data.site(str(folder), str(tmp_path / "site")) == 0
+    seen = set()
+    for path in sorted(folder.iterdir()):
+        _code, data = audit_json(path)
+        said = [error_line(w) + " (warning)" for w in data["files"][0]["warnings"]]
+        steps, errors, warnings = read_steps(str(path), str(path))
+        page = match_data(steps, Verdict.of(errors, steps[-1].digest, warnings))
+        assert said and page["match"]["verdict"]["warnings"] == said, path.name
+        site_page = (tmp_path / "site" / "matches" / page_name(str(path), str(folder))).read_text(encoding="utf-8")
+        assert all(json.dumps(w, ensure_ascii=False)[1:-1] in site_page for w in said), path.name
+        seen |= {w["rule"] for w in data["files"][0]["warnings"]}
+    assert seen == {"score-pad", "reopened", "time-order", "unusual-rules"}
+
+
 def test_the_audit_table_shows_warnings(tmp_path: Path) -> None:
     sample = ROOT / "sample_games" / "score-pad-match.jsonl"
     p = cli("audit", sample, ROOT / "sample_games" / "standard-match.jsonl")

@@ -35,8 +35,7 @@ from typing import Any, Final
 import attrs
 
 from ginlog.app.paths import iter_paths
-from ginlog.errors import GinlogError
-from ginlog.text import shown
+from ginlog.errors import GinlogError, one_line, place
 
 __all__ = [
     "MAX_ERRORS",
@@ -330,9 +329,4 @@ def error_line(e: dict[str, Any]) -> str:
     >>> error_line({"file": "m.jsonl", "line": 12, "event": 12, "message": "it is Ann's turn", "rule": "turn-order"})
     "m.jsonl:12: event 12: it is Ann's turn [turn-order]"
     """
-    where = e["file"] or ""
-    if e.get("line") is not None:
-        where += f":{e['line']}"
-    if e.get("event") is not None:
-        where += f": event {e['event']}"
-    return shown(" ".join(f"{where}: {e['message']} [{e['rule']}]".split()))
+    return one_line(place(e["file"], e.get("line"), e.get("event")), e["message"], e["rule"])

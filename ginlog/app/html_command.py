@@ -54,12 +54,12 @@ def html(match: str, output: str | None = None, *, title: str | None = None) -> 
         return EXIT_USAGE
     name = "<stdin>" if match == "-" else match
     source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
-    steps, errors = read_steps(source, name)
+    steps, errors, warnings = read_steps(source, name)
     for err in errors:
         sys.stderr.write(err.one_line() + "\n")
     if not steps:
         return EXIT_INVALID
-    page = match_page(steps, verdict=Verdict.of(errors, steps[-1].digest), title=title)
+    page = match_page(steps, verdict=Verdict.of(errors, steps[-1].digest, warnings), title=title)
     data = page.encode("utf-8")
     if output is None or output == "-":
         sys.stdout.buffer.write(data)

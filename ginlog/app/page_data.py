@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 
+from ginlog.caveats import Caveat
 from ginlog.errors import EventError, GinlogError, StoreError
 from ginlog.game.cards import Card, cards_mask, mask_cards
 from ginlog.game.rules import PRESETS, rules_to_dict
@@ -56,9 +57,9 @@ class Verdict:
         return not self.errors
 
     @classmethod
-    def of(cls, errors: Sequence[GinlogError], head: str | None, warnings: Sequence[str] = ()) -> Verdict:
-        """From the problems a collecting read gathered (each as its one line: place, message, rule)."""
-        return cls(tuple(e.one_line() for e in errors), tuple(warnings), head)
+    def of(cls, errors: Sequence[GinlogError], head: str | None, warnings: Sequence[Caveat] = ()) -> Verdict:
+        """From what a collecting read gathered, each problem and warning as its one line (place, message, rule)."""
+        return cls(tuple(e.one_line() for e in errors), tuple(w.one_line() for w in warnings), head)
 
 
 def _cards(cards: Sequence[Card] | int) -> list[str]:
@@ -222,18 +223,21 @@ def visible(data: Any) -> Any:
     return data
 
 
-def read_steps(source: Source, name: str, visitor: Steps | None = None) -> tuple[list[Step], list[GinlogError]]:
-    """Every step of a match, for its page, and every problem with its place (collected, never raised).
+def read_steps(
+    source: Source, name: str, visitor: Steps | None = None
+) -> tuple[list[Step], list[GinlogError], list[Caveat]]:
+    """Every step of a match, for its page, every problem with its place (collected, never raised), and the
+    warnings the audit would give (for :meth:`Verdict.of`).
 
     A page shows the whole match, so the steps come as one list. What stops
     the reading (a file that cannot be opened or read) and a file with no
     event at all are problems like the visitor's own. ``visitor``: a
-    :class:`~ginlog.match.visitors.Steps` collecting into a list (one that
-    also keeps the times, for the site); a plain one when None.
+    :class:`~ginlog.match.visitors.Steps` collecting errors and warnings into
+    lists (one that also keeps the times, for the site); a plain one when None.
     """
-    visitor = visitor if visitor is not None else Steps([])
-    errors = visitor.errors
-    assert errors is not None, "read_steps collects: give a visitor with an errors list"
+    visitor = visitor if visitor is not None else Steps([], warnings=[])
+    errors, warnings = visitor.errors, visitor.warnings
+    assert errors is not None and warnings is not None, "read_steps collects: give a visitor with both lists"
     try:
         steps: list[Step] = list(walk(source, visitor, name=name))
     except GinlogError as exc:
@@ -244,4 +248,4 @@ def read_steps(source: Source, name: str, visitor: Steps | None = None) -> tuple
         steps = []
     if not steps and not errors:
         errors.append(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name))
-    return steps, errors
+    return steps, errors, warnings

@@ -85,14 +85,14 @@ class SiteEntry:
 
 def read_entry(path: str) -> SiteEntry:
     """Read one match file (collecting every problem) into its summary and its replay page."""
-    visitor = DatedSteps([])
-    steps, errors = read_steps(path, path, visitor)
+    visitor = DatedSteps([], warnings=[])
+    steps, errors, warnings = read_steps(path, path, visitor)
     if not steps:
         return SiteEntry(failed(errors[0], path), None, errors[0].one_line())
     last = steps[-1]
     report = MatchReport(path, last.state, tuple(errors), last.line, last.digest)
     summary = summarise(visitor.dated(report))
-    page = match_page(steps, verdict=Verdict.of(errors, last.digest))
+    page = match_page(steps, verdict=Verdict.of(errors, last.digest, warnings))
     return SiteEntry(summary, page, errors[0].one_line() if errors else None)
 
 

@@ -60,6 +60,7 @@ from typing import Final, Never
 
 import attrs
 
+from ginlog.caveats import Caveat
 from ginlog.errors import GinlogError
 from ginlog.log.events import Correction, Event, HandDealt, HandResultOnly, MatchAbandoned, Note
 from ginlog.log.known import KnownBodies
@@ -267,9 +268,14 @@ class DatedSteps(Steps):
     raw_lines = True
 
     def __init__(
-        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, keep: int | None = None
+        self,
+        errors: list[GinlogError] | None = None,
+        *,
+        limit: int | None = None,
+        keep: int | None = None,
+        warnings: list[Caveat] | None = None,
     ) -> None:
-        super().__init__(errors, limit=limit, keep=keep)
+        super().__init__(errors, limit=limit, keep=keep, warnings=warnings)
         self.times = _Times()
 
     def raw(self, lineno: int, raws: Sequence[bytes]) -> None:

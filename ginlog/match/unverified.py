@@ -1,9 +1,11 @@
-"""What a match reading warns of (beside the times, which the reader sees): score-pad hands, unusual rules.
+"""What a match reading warns of (beside the times, which the reader sees): score-pad hands, unusual rules,
+corrections after the end.
 
-Each is a :class:`~ginlog.caveats.Caveat` for
-:class:`~ginlog.match.visitors.FinalState` to hand to its ``warning`` hook:
-the fold reports the corrections after the end itself
-(:attr:`ginlog.play.fold.Fold.reopened`).
+Each is a :class:`~ginlog.caveats.Caveat` for a visitor to hand to its
+``warning`` hook: :class:`~ginlog.match.visitors.FinalState` (the audit; the
+fold notes the corrections after the end itself,
+:attr:`ginlog.play.fold.Fold.reopened`) and
+:class:`~ginlog.match.visitors.Steps` (a page), so both say the same.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from ginlog.game.rules import Rules
 from ginlog.game.usual import unusual_knobs
 from ginlog.play.state import MatchState
 
-__all__ = ["unusual_rules", "score_pad"]
+__all__ = ["unusual_rules", "score_pad", "reopened"]
 
 
 def unusual_rules(rules: Rules, lineno: int, seq: int) -> list[Caveat]:
@@ -45,6 +47,16 @@ def score_pad(state: MatchState) -> Caveat | None:
         "score-pad",
         f"{len(pad)} of {len(state.hands)} hands are recorded as results only (hand {_numbers(pad)}):"
         " their arithmetic is checked, their play is not" + tail,
+    )
+
+
+def reopened(lineno: int, seq: int) -> Caveat:
+    """The warning for event ``seq`` (line ``lineno``), a correction made once the match had ended."""
+    return Caveat(
+        "reopened",
+        "a correction after the match had ended (or was abandoned): its result was changed afterwards",
+        line=lineno,
+        seq=seq,
     )
 
 

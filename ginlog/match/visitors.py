@@ -17,9 +17,9 @@ import attrs
 
 from ginlog.caveats import Caveat
 from ginlog.errors import EventError, GinlogError, IllegalMove, StoreError
-from ginlog.log.events import Event, MatchStarted, event_type
+from ginlog.log.events import Correction, Event, MatchStarted, event_type
 from ginlog.match.anchor import Anchor
-from ginlog.match.unverified import score_pad, unusual_rules
+from ginlog.match.unverified import reopened, score_pad, unusual_rules
 from ginlog.play.reducer import Fold, Rewind, apply, start
 from ginlog.play.state import MatchState, Timeline
 
@@ -360,15 +360,7 @@ class FinalState(Visitor[Never, MatchReport]):
     def _warn_reopened(self, fold: Fold, lineno: int, seq: int) -> None:
         """The fold applied corrections after the end, the last of them among events ``seq``... on lines ``lineno``..."""
         for s in fold.reopened[self._reopened:]:
-            self.warning(
-                Caveat(
-                    "reopened",
-                    "a correction after the match had ended (or was abandoned): its result was changed afterwards",
-                    path=self.label,
-                    line=lineno + s - seq,
-                    seq=s,
-                )
-            )
+            self.warning(reopened(lineno + s - seq, s).at(path=self.label))
         self._reopened = len(fold.reopened)
 
     def end(self) -> MatchReport:
@@ -409,13 +401,20 @@ class Steps(Visitor[Step, "Step | None"]):
     An illegal event is reported and skipped; a file whose first line is not
     a match's beginning is read no further. A file that cannot be opened or
     read is raised even when collecting (a stream of steps cannot begin).
-    ``end()`` gives the last step.
+    ``end()`` gives the last step. With a ``warnings`` list it collects the
+    same warnings as :class:`FinalState` (:mod:`ginlog.match.unverified`), so
+    a page states what the audit does.
     """
 
     def __init__(
-        self, errors: list[GinlogError] | None = None, *, limit: int | None = None, keep: int | None = None
+        self,
+        errors: list[GinlogError] | None = None,
+        *,
+        limit: int | None = None,
+        keep: int | None = None,
+        warnings: list[Caveat] | None = None,
     ) -> None:
-        super().__init__(errors, limit=limit, keep=keep)
+        super().__init__(errors, limit=limit, keep=keep, warnings=warnings)
         self._tl: Timeline | None = None
         self._last: Step | None = None
 
@@ -423,6 +422,8 @@ class Steps(Visitor[Step, "Step | None"]):
         tl = self._tl
         try:
             tl = start(_first(event), seq) if tl is None else apply(tl, event, seq)
+            if self.warnings is not None:
+                self._warn(tl, lineno, seq, event)
         except GinlogError as exc:
             if self._tl is None:
                 self.error(exc.at(path=self.label, line=lineno, seq=seq))
@@ -432,6 +433,14 @@ class Steps(Visitor[Step, "Step | None"]):
         self._tl = tl
         self._last = step = Step(lineno, seq, event, tl, digest)
         return step
+
+    def _warn(self, tl: Timeline, lineno: int, seq: int, event: Event) -> None:
+        """The warnings event ``seq`` gives, as :class:`FinalState` finds them: the rules, a correction after the end."""
+        if self._tl is None:
+            for caveat in unusual_rules(tl.state.rules, lineno, seq):
+                self.warning(caveat.at(path=self.label))
+        elif isinstance(event, Correction) and self._tl.state.finished:
+            self.warning(reopened(lineno, seq).at(path=self.label))
 
     def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
         self.error(err)
@@ -445,6 +454,10 @@ class Steps(Visitor[Step, "Step | None"]):
 
     def end(self) -> Step | None:
         self._last_error()
+        if self._last is not None and self.warnings is not None:
+            pad = score_pad(self._last.state)
+            if pad is not None:
+                self.warning(pad.at(path=self.label))
         return self._last
 
 
