@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from benchmarking import loaded
 from ginlog.match.reading import read_match
-
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_cli.py"
 
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bench_cli", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_cli"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_cli", None)
+def bench() -> Iterator[ModuleType]:
+    yield from loaded("bench_cli")
 
 
 def test_bench_match_is_legal_and_ends_between_hands(bench, tmp_path: Path) -> None:

@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_data.py"
+from benchmarking import loaded
 
 
 @pytest.fixture(scope="module")
 def bench() -> Iterator[ModuleType]:
-    spec = importlib.util.spec_from_file_location("bench_data", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_data"] = module
-    spec.loader.exec_module(module)
-    yield module
-    for name in ("bench_data", "bench_replay", "bench_page"):
-        sys.modules.pop(name, None)
+    yield from loaded("bench_data")
 
 
 def test_bench_data_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+from benchmarking import loaded
 
 
 @pytest.fixture(scope="module")
 def bench() -> Iterator[ModuleType]:
-    spec = importlib.util.spec_from_file_location("bench_keystrokes", BENCHMARKS / "bench_keystrokes.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_keystrokes"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_keystrokes", None)
+    yield from loaded("bench_keystrokes")
 
 
 def test_the_walkthrough_hand_before_and_after(bench: ModuleType) -> None:
@@ -30,6 +21,9 @@ def test_the_walkthrough_hand_before_and_after(bench: ModuleType) -> None:
     from ginlog.log.events import MatchStarted
     from ginlog.play.reducer import start
 
+    from test_cli import HAND  # the README's hand, as the CLI tests type it
+
+    assert bench.WALKTHROUGH == HAND  # one hand, counted where it is typed
     row, end = bench.measure("w", start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard"))), bench.WALKTHROUGH)
     assert end.state.totals() == (0, 61)
     assert list(row.after[:5]) == ["dealer a", "up 7h", "p", "p", "s k qc"]

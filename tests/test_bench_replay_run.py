@@ -2,29 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
+from benchmarking import loaded
 from ginlog.match.reading import read_match
 from ginlog.match.session import MatchSession
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_replay.py"
 TS = "2026-11-29T19:56:25.123Z"
 
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bench_replay", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_replay"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_replay", None)
+def bench() -> Iterator[ModuleType]:
+    yield from loaded("bench_replay")
 
 
 def test_bench_replay_runs(bench, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -2,31 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
+from benchmarking import loaded
 from ginlog.game.melds import min_deadwood
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 @pytest.fixture(scope="module")
 def bench_melds() -> Iterator[ModuleType]:
-    spec = importlib.util.spec_from_file_location("bench_melds", BENCHMARKS / "bench_melds.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_melds"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_melds", None)
+    yield from loaded("bench_melds")
 
 
 NUMBER = r"\d+\.\d\d"

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import re
 import select
-import shutil
 import subprocess
 import sys
 import tempfile

@@ -44,7 +44,7 @@ import reliability_campaigns as rc  # noqa: E402
 
 from ginlog.log import files, format, reader, writer  # noqa: E402
 from ginlog.app.audit import audit_file  # noqa: E402
-from ginlog.errors import Conflict, GinlogError, StoreError, TornTail  # noqa: E402
+from ginlog.errors import GinlogError, StoreError  # noqa: E402
 from ginlog.log.events import Note  # noqa: E402
 from ginlog.match.reading import read_match  # noqa: E402
 from ginlog.match.session import MatchSession  # noqa: E402

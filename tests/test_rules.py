@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from ginlog.game.cards import DECK, parse_card
 from ginlog.errors import RulesError
 from ginlog.game.rules import (
-    LATER_KNOBS,
     PRESETS,
     SCHEMA_2_KNOBS,
     Hollywood,

@@ -124,7 +124,7 @@ def games_table(state: MatchState, data: dict[str, Any]) -> Table | None:
         return None
     players = state.players
     target = state.rules.game_target
-    table = Table(title=f"Hollywood: three games" + (f", each to {target}" if target else ""))
+    table = Table(title="Hollywood: three games" + (f", each to {target}" if target else ""))
     table.add_column("Game", justify="right")
     for p in players:
         table.add_column(_t(p), justify="right")
