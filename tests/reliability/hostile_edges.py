@@ -108,6 +108,10 @@ def _candidates(entries: list[str], tl: Any) -> list[list[Any]]:
     return out
 
 
+#: History files that are not a plain file of their own: never read, written or followed (only 'dealer Ann' typed).
+_PLAIN_ONLY = ("symlink", "dangling", "hardlink", "fifo", "folder")
+
+
 @campaign_of("history")
 def history(ctx: Ctx, n: int, seed: int) -> None:
     other = hc.other_user()
@@ -119,7 +123,7 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
         entries = [*entries, *(["dealer Ann"] if legal_last else [])]
         fixed = ctx.once("history")
         d = ctx.dir("hist")
-        kinds = ["hostile", "garbage", "huge", "symlink", "dangling", "fifo", "folder", "unreadable"]
+        kinds = ["hostile", "garbage", "huge", "symlink", "dangling", "hardlink", "fifo", "folder", "unreadable"]
         chosen = kinds if fixed else ["hostile", "garbage", kinds[kind_pick % len(kinds)]]
         runs: list[tuple[str, Path, bytes, list[str], Cmd]] = []
         outside = write_file(d / "outside.txt", _history_bytes(["note \x1b]0;outside\x07"]))
@@ -141,6 +145,8 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
                 os.symlink(outside, h)
             elif kind == "dangling":
                 os.symlink(sub / "nowhere" / "hist", h)
+            elif kind == "hardlink":  # the history as a second name of the match file itself
+                os.link(m, h)
             elif kind == "fifo":
                 os.mkfifo(h)
             elif kind == "folder":
@@ -149,9 +155,9 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
                 if other is None:
                     continue
                 write_file(h, _history_bytes(entries))
-            typed = (b"dealer Ann\r" if kind in ("symlink", "dangling", "fifo", "folder") else keys) + b"quit\r"
+            typed = (b"dealer Ann\r" if kind in _PLAIN_ONLY else keys) + b"quit\r"
             cmd = Cmd(["record", str(m)], stdin=typed, tty=True, fifo=kind == "fifo", timeout=25.0, nobody=kind == "unreadable")
-            planted = _planted(h.read_bytes()) if h.is_file() and not h.is_symlink() else []
+            planted = _planted(h.read_bytes()) if h.is_file() and not h.is_symlink() and kind != "hardlink" else []
             if kind == "unreadable":
                 h.chmod(0)
             runs.append((kind, m, m.read_bytes(), planted, cmd))
@@ -168,13 +174,16 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
                 if not after.startswith(before):
                     probs.append("the match file was rewritten")
                 else:
-                    tl = fold(_events(m)[:1])
-                    added = [event_from_line(json.loads(x)) for x in after[len(before) :].splitlines()]
-                    legal = _candidates(planted, tl) + ([parse_entry("dealer Ann", tl)] if kind in ("symlink", "dangling", "fifo", "folder") else [])
+                    tl = fold([event_from_line(json.loads(before.splitlines()[0]))])  # the match as it began
+                    try:
+                        added = [event_from_line(json.loads(x)) for x in after[len(before) :].splitlines()]
+                    except (ValueError, GinlogError):
+                        added = [f"lines that are not events: {after[len(before):][:80]!r}"]
+                    legal = _candidates(planted, tl) + ([parse_entry("dealer Ann", tl)] if kind in _PLAIN_ONLY else [])
                     if added not in legal:
                         probs.append(f"appended {added!r:.200}, not a legal entry of the history")
             ctx.check("match-file", probs, repro)
-            if kind in ("symlink", "dangling", "fifo", "folder"):
+            if kind in _PLAIN_ONLY:
                 h = m.with_name(".m.jsonl.history")
                 probs = []
                 if outside.read_bytes() != outside_before:
@@ -187,8 +196,14 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
                     probs.append("the FIFO was replaced")
                 if kind == "folder" and not h.is_dir():
                     probs.append("the folder was replaced")
-                if r.rc != 0 or len(_events(m)) != 2:
-                    probs.append(f"exit {r.rc}, {len(_events(m)) - 1} event(s) written for 'dealer Ann'")
+                if kind == "hardlink" and os.stat(h).st_nlink != 2:
+                    probs.append("the hard link was replaced")
+                try:
+                    written = len(_events(m)) - 1
+                except (ValueError, GinlogError):
+                    written = -1
+                if r.rc != 0 or written != 1:
+                    probs.append(f"exit {r.rc}, {written} event(s) written for 'dealer Ann' (-1: the record no longer reads)")
                 ctx.check("not-followed", probs, repro)
             if kind == "unreadable":
                 ctx.check("unreadable", basic(r, (0,)), repro)
