@@ -40,12 +40,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Final, Literal, Protocol
 
 from ginlog.match.dated import DatedReport
+from ginlog.app.outputs import Replacement
 from ginlog.app.stats import rules_short
 
 __all__ = [
@@ -180,27 +180,10 @@ class ParquetWriter:
         self._writer.close()
 
 
-class _Output:
-    """A file written beside its name and moved into place at the end (so a failed export leaves no half file)."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.tmp = f"{path}.tmp{os.getpid()}"
-
-    def done(self) -> None:
-        os.replace(self.tmp, self.path)
-
-    def abandon(self) -> None:
-        try:
-            os.unlink(self.tmp)
-        except FileNotFoundError:
-            pass
-
-
 class Export:
     """A writer and where it writes (standard output, or a file put in place by :meth:`finish`)."""
 
-    def __init__(self, writer: RowWriter, output: _Output | None, stream: IO[str] | None) -> None:
+    def __init__(self, writer: RowWriter, output: Replacement | None, stream: IO[str] | None) -> None:
         self.writer = writer
         self._output = output
         self._stream = stream
@@ -233,13 +216,13 @@ def open_writer(format: Format, output: str | None) -> Export:
         if output is None:
             raise ValueError("parquet is written to a file: give -o FILE")
         _pyarrow()
-        out = _Output(output)
+        out = Replacement(output)
         return Export(ParquetWriter(out.tmp), out, None)
     if output is None:
         stream: IO[str] = sys.stdout
         target = None
     else:
-        target = _Output(output)
+        target = Replacement(output)
         stream = open(target.tmp, "w", encoding="utf-8", newline="")
     writer: RowWriter = CsvWriter(stream) if format == "csv" else JsonlWriter(stream)
     return Export(writer, target, stream if target is not None else None)

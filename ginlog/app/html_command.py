@@ -25,8 +25,6 @@ says it, and no temporary file left).
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 from typing import BinaryIO
 
@@ -45,7 +43,7 @@ def html(match: str, output: str | None = None, *, title: str | None = None) -> 
     Problems are reported one a line on standard error; the exit status is
     returned, not raised (see the module's docstring).
     """
-    from ginlog.app.outputs import refusal
+    from ginlog.app.outputs import refusal, write_whole
 
     if output is not None and (why := refusal(output, [match])):
         from ginlog.text import shown
@@ -65,16 +63,11 @@ def html(match: str, output: str | None = None, *, title: str | None = None) -> 
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
-        tmp = f"{output}.tmp{os.getpid()}"
         try:
-            with open(tmp, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, output)
+            write_whole(output, data)
         except OSError as exc:
             from ginlog.text import shown
 
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
             sys.stderr.write(shown(f"ginlog: cannot write {output}: {exc.strerror or exc}") + "\n")
             return EXIT_USAGE
     return EXIT_OK if not errors else EXIT_INVALID

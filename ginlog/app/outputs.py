@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -37,7 +38,7 @@ import stat
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["is_match_record", "refusal", "folder_refusal", "RecordInTheWay", "refuse_record"]
+__all__ = ["is_match_record", "refusal", "folder_refusal", "RecordInTheWay", "refuse_record", "Replacement", "write_whole"]
 
 #: How much of a file is read to find its first line: a match's first line (players, title, every knob) is short.
 SNIFF: Final = 64 * 1024
@@ -119,3 +120,31 @@ def folder_refusal(output: str, what: str) -> str | None:
     if output == "-":
         return f"{what} is a folder of files, not one stream: give -o a folder, not '-'"
     return None
+
+
+class Replacement:
+    """A file written beside ``path`` (``PATH.tmpPID``) and renamed over it at the end, so no half file is
+    ever seen; :meth:`abandon` removes it (a failed write leaves nothing behind). Every ``-o`` writes so."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.tmp = f"{path}.tmp{os.getpid()}"
+
+    def done(self) -> None:
+        os.replace(self.tmp, self.path)
+
+    def abandon(self) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(self.tmp)
+
+
+def write_whole(path: str, data: bytes) -> None:
+    """``data`` put in place at ``path`` whole (:class:`Replacement`), or an ``OSError`` and nothing left."""
+    out = Replacement(path)
+    try:
+        with open(out.tmp, "wb") as fh:
+            fh.write(data)
+        out.done()
+    except BaseException:
+        out.abandon()
+        raise

@@ -43,7 +43,7 @@ from ginlog.text import shown
 
 from ginlog.match.dated import DatedSteps
 from ginlog.app.page import Verdict, csp_hash, match_page
-from ginlog.app.outputs import refuse_record
+from ginlog.app.outputs import Replacement, refuse_record, write_whole
 from ginlog.app.page_data import read_steps
 from ginlog.app.stats import MatchSummary, Standings, failed, summarise
 
@@ -183,13 +183,7 @@ def _write(path: Path, text: str) -> None:
     Never over a match record (:func:`ginlog.app.outputs.refuse_record`).
     """
     refuse_record(str(path))
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_whole(str(path), text.encode("utf-8"))
 
 
 def build_site(
@@ -228,12 +222,12 @@ def build_site(
             if done is not None:
                 done(entry.summary)
         rows.seek(0)
-        tmp = folder / f"index.html.tmp{os.getpid()}"
+        index = Replacement(str(folder / "index.html"))
         try:
-            with open(tmp, "w", encoding="utf-8") as out:
+            with open(index.tmp, "w", encoding="utf-8") as out:
                 index_page(title, standings, rows, (standings.valid, standings.invalid), out)
-            os.replace(tmp, folder / "index.html")
+            index.done()
         except BaseException:
-            tmp.unlink(missing_ok=True)
+            index.abandon()
             raise
     return standings
