@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import glob
 import os
+import stat
 from collections.abc import Iterable, Iterator
 
 from wcmatch import glob as wglob
@@ -134,7 +135,7 @@ def iter_paths(paths: Iterable[str]) -> Iterator[str | GinlogError]:
             yield _cannot(p, "read", exc)
             continue
         if st is not None:
-            if os.path.isdir(p):
+            if stat.S_ISDIR(st.st_mode):  # os.stat followed a link, as isdir would
                 yield from walk.folder(p)
             else:
                 yield from walk.file(p)
