@@ -151,6 +151,7 @@ CHECKS: dict[str, str | None] = {
     "files/import-output-file": None,
     "files/import-unwritable": None,
     "files/path-one-line": None,
+    "files/path-many-errors": None,
     "files/strict-stdout": None,
     # Display
     "display/pile-order": None,

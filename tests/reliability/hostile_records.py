@@ -424,8 +424,9 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
         ro = d / "ro"
         ro.mkdir()
         ro.chmod(0o555)
-        # a hostile path in an error line
+        # a hostile path in an error line: a file that is not there, and one that is, with more problems than kept
         bad = d / ("".join(pieces) + ".jsonl")
+        many = write_file(d / ("".join(pieces) + "-many.jsonl"), b"x\nx\nx\n")
         # a file name that is not UTF-8 (or is, with non-ASCII), and a strict standard output
         odd = os.fsencode(d) + b"/" + raw_name + b".jsonl"
         MatchSession.create(os.fsdecode(odd), ("Ann", "Bob"), preset("standard"))
@@ -439,6 +440,7 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
         if other is not None:
             cmds["import-unwritable"] = Cmd(["import", "openspiel", str(rec), "-o", str(ro / "sub")], nobody=True)
             cmds["import-unwritable-2"] = Cmd(["import", "openspiel", str(rec), "-o", str(ro)], nobody=True)
+        cmds |= {f"many-{c}": Cmd([c, str(many), "--max-errors", "1"]) for c in ("audit", "validate")}
         paths = [Cmd([c, str(bad)]) for c in ("validate", "score")] + [Cmd(["play", str(bad), "note x"])]
         all_runs = ctx.run(*cmds.values(), *paths)
         runs = dict(zip(cmds, all_runs))
@@ -471,6 +473,12 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
         if (r.rc == 0) != (now == 2) or now not in (1, 2):
             probs.append(f"exit {r.rc} with {now - 1} event(s) appended")
         ctx.check("strict-stdout", probs, f"PYTHONIOENCODING=ascii:strict ginlog play {odd[-30:]!r} 'dealer Ann'")
+        for c in ("audit", "validate"):  # the line for the problems not kept names the file too
+            r = runs[f"many-{c}"]
+            probs = basic(r, (1,)) + raw_problems(r.err, colour=False)
+            if sum(1 for line in r.err_lines() if line.strip() and "[" in line) != 2:
+                probs.append(f"not 2 lines (one problem, one for the 2 not kept) on stderr: {r.err[:200]!r}")
+            ctx.check("path-many-errors", probs, f"ginlog {c} {str(many)[-40:]!r} --max-errors 1 (3 bad lines)")
         for r in all_runs[len(cmds) :]:
             probs = basic(r, (1, 2)) + raw_problems(r.err, colour=False)
             if len(r.err_lines()) != 1:

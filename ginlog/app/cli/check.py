@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 import typer
 
 from ginlog.app.cli.common import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, console, usage
+from ginlog.errors import one_line, place
 from ginlog.text import shown, shown_json
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -62,9 +63,9 @@ def validate(
                     typer.echo(shown(f"{r.path}: ok ({r.events} events, {r.hands} hands{warned})"))
                 problems, warnings = _file_lines(r, max_errors)
                 for line in problems:
-                    sys.stderr.write(shown(line) + "\n")
+                    sys.stderr.write(line + "\n")
                 for line in warnings:
-                    sys.stdout.write(shown(line) + "\n")
+                    sys.stdout.write(line + "\n")
     except KeyboardInterrupt:
         _interrupted()
     raise typer.Exit(EXIT_OK if ok else EXIT_INVALID)
@@ -144,7 +145,8 @@ def _print_audit(
 
 
 def _file_lines(r: FileAudit, max_errors: int) -> tuple[list[str], list[str]]:
-    """A verdict's problems (for standard error) and its warnings (for standard output), one a line.
+    """A verdict's problems (for standard error) and its warnings (for standard output), one a line, each
+    already shown (:func:`ginlog.errors.one_line`: the file's name may hold anything).
 
     Each list ends with a line for those counted but not kept, if any.
     """
@@ -153,15 +155,14 @@ def _file_lines(r: FileAudit, max_errors: int) -> tuple[list[str], list[str]]:
     lines = [error_line(e) for e in r.errors]
     more = r.errors_total - len(r.errors)
     if more > 0:
-        lines.append(
-            f"{r.path}: {_plural(more, 'more problem')} not listed (--max-errors {max_errors}); by rule: "
-            + ", ".join(f"{k} {v}" for k, v in r.errors_by_rule.items())
-            + " [max-errors]"
-        )
+        by_rule = ", ".join(f"{k} {v}" for k, v in r.errors_by_rule.items())
+        said = f"{_plural(more, 'more problem')} not listed (--max-errors {max_errors}); by rule: {by_rule}"
+        lines.append(one_line(place(r.path, None, None), said, "max-errors"))
     notes = [error_line(w) + " (warning)" for w in r.warnings]
     more = r.warnings_total - len(r.warnings)
     if more > 0:
-        notes.append(f"{r.path}: {_plural(more, 'more warning')} not listed (--max-errors {max_errors}) [max-errors]")
+        said = f"{_plural(more, 'more warning')} not listed (--max-errors {max_errors})"
+        notes.append(one_line(place(r.path, None, None), said, "max-errors"))
     return lines, notes
 
 
