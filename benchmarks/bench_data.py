@@ -49,7 +49,8 @@ GOAL = 1.2
 _CHILD = r"""
 import contextlib, io, json, os, sys, time
 what, folder, out = sys.argv[1], sys.argv[2], sys.argv[3]
-from ginlog.app import cli_data, cli
+from ginlog.app import cli
+from ginlog.app.cli import data as cli_data
 devnull = open(os.devnull, "w", encoding="utf-8")
 extra = {}
 if what == "export-parquet":  # pyarrow's import, a fixed cost of the process, timed apart

@@ -7,7 +7,7 @@ Run by hand (not a test)::
 A keystroke is a character typed, plus one Enter per entry (Shift is not
 counted). Two entry lists are counted for the same events:
 
-- **before**: today's long entries, as :func:`ginlog.app.entry.entry_for`
+- **before**: today's long entries, as :func:`ginlog.app.record.entry.entry_for`
   writes them (whole words, whole names, the card of every take) and, for the
   README walkthrough's hand, its entries as the README types them;
 - **after**: the shortest entries the language accepts for the same events,
@@ -18,7 +18,7 @@ counted). Two entry lists are counted for the same events:
   ``s``, ``d 7h`` are both 7 keystrokes), so the "short, no whole turns"
   column is there to show where the savings come from;
 - **Tab**: the "after" list typed with the recorder's own completer
-  (:func:`ginlog.app.completion.choices`, what Tab offers at the prompt):
+  (:func:`ginlog.app.record.completion.choices`, what Tab offers at the prompt):
   each word costs the fewest keys of typing it whole or typing a beginning and
   one Tab where the completer offers exactly one choice that gives the same
   events (``sh`` Tab for ``show``). Cards are two characters and names already
@@ -41,8 +41,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from ginlog.app.completion import choices
-from ginlog.app.entry import WORDS, entry_for, parse_entry
+from ginlog.app.record.completion import choices
+from ginlog.app.record.entry import WORDS, entry_for, parse_entry
 from ginlog.errors import GinlogError
 from ginlog.game.rules import PRESETS, preset
 from ginlog.log.events import BigGin, CardDiscarded, CardDrawn, Event, Gin, Knocked, MatchStarted

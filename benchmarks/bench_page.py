@@ -19,7 +19,7 @@ from pathlib import Path
 
 import attrs
 
-from ginlog.app.page import Verdict, match_page
+from ginlog.app.pages.page import Verdict, match_page
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset
 from ginlog.match.session import MatchSession

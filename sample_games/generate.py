@@ -58,7 +58,7 @@ from ginlog.game.rules import Rules, preset
 from ginlog.play.simulate import Mode, simulate_hand
 from ginlog.play.state import FinishedHand, MatchState, Timeline
 from ginlog.game.seats import Seat
-from ginlog.app.views import named, winner_name
+from ginlog.app.views.match import named, winner_name
 
 HERE = Path(__file__).resolve().parent
 

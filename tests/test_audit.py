@@ -287,7 +287,8 @@ def test_symlinked_sub_folders_are_followed_once_and_a_loop_ends(tmp_path: Path,
 
 def test_an_unreadable_folder_or_sub_folder_is_an_error(tmp_path: Path, match: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Before: an unreadable folder or sub-folder was skipped ("0 files", exit 0). (Simulated: root reads through chmod.)"""
-    from ginlog.app import audit, paths
+    from ginlog.app.check import audit
+    from ginlog.app.check import paths
 
     club = tmp_path / "club"
     (club / "locked").mkdir(parents=True)
@@ -463,10 +464,10 @@ def test_unusual_rules_say_so(tmp_path: Path) -> None:
 
 def test_a_page_states_the_warnings_the_audit_gives(tmp_path: Path, finished: list[E.Event]) -> None:
     """``html`` and the site show the audit's own warning lines (they said "No warnings." for a score-pad match)."""
-    from ginlog.app import cli_data
-    from ginlog.app.audit import error_line
-    from ginlog.app.page_data import Verdict, match_data, read_steps
-    from ginlog.app.site import page_name
+    from ginlog.app.cli import data as cli_data
+    from ginlog.app.check.audit import error_line
+    from ginlog.app.pages.page_data import Verdict, match_data, read_steps
+    from ginlog.app.pages.site import page_name
 
     folder = tmp_path / "club"
     folder.mkdir()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.app.audit import Summary, audit_file, audit_files, audit_paths
-from ginlog.app.paths import count_paths, expand_paths, iter_paths
+from ginlog.app.check.audit import Summary, audit_file, audit_files, audit_paths
+from ginlog.app.check.paths import count_paths, expand_paths, iter_paths
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
@@ -140,7 +140,7 @@ def test_paths_stream_as_the_naive_walk_finds_them(tmp_path: Path) -> None:
 
 CHILD = r"""
 import io, json, resource, sys
-from ginlog.app import cli_data
+from ginlog.app.cli import data as cli_data
 what, out, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
 sys.stdout = io.TextIOWrapper(open(out, "wb"), encoding="utf-8")
 if what == "stats":

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from ginlog.app import cli_data
-from ginlog.app.export import COLUMNS, ROW_GROUP, ParquetWriter
-from ginlog.app.views import score_json
+from ginlog.app.cli import data as cli_data
+from ginlog.app.data.export import COLUMNS, ROW_GROUP, ParquetWriter
+from ginlog.app.views.match import score_json
 from ginlog.log.events import HandDealt, HandResultOnly
 from ginlog.log.format import digest
 from ginlog.play.reducer import fold
@@ -31,7 +31,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Gene
 
 
 def expected_rows(made: list[Generated]) -> list[dict[str, Any]]:
-    """The rows, from the score sheet by name and the file's own lines: nothing from ginlog.app.export."""
+    """The rows, from the score sheet by name and the file's own lines: nothing from ginlog.app.data.export."""
     rows = []
     for g in sorted(made, key=lambda g: str(g.path)):  # the files' order, as they are read
         state = fold(list(g.events)).state

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from prompt_toolkit.history import FileHistory
 
-from ginlog.app.history_file import MAX_ENTRIES, TAIL_BYTES, append, newest_first
+from ginlog.app.record.history import MAX_ENTRIES, TAIL_BYTES, append, newest_first
 
 
 def test_the_format_is_prompt_toolkits_both_ways(tmp_path: Path) -> None:
@@ -50,7 +50,7 @@ def test_a_huge_planted_history_costs_what_a_small_one_does(tmp_path: Path) -> N
     with open(path, "wb") as fh:
         fh.seek(200 * 1024 * 1024)
         fh.write(b"\n# d\n+dealer Ann\n")
-    child = ("import sys; from ginlog.app.history_file import newest_first\n"
+    child = ("import sys; from ginlog.app.record.history import newest_first\n"
              "got = newest_first(sys.argv[1])\n"
              "print(got[0], next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmHWM:')))")
     r = subprocess.run([sys.executable, "-c", child, str(path)], capture_output=True, text=True, timeout=60, check=True)

@@ -11,13 +11,13 @@ import attrs
 import pytest
 from typer.testing import CliRunner
 
-from ginlog.app.audit import audit_file
+from ginlog.app.check.audit import audit_file
 from ginlog.app.cli import build_app
 from ginlog.errors import GinlogError
 from ginlog.match.reading import read_match
-from ginlog.app.openspiel import MELDS, import_file, parse_record, record_events
+from ginlog.app.importers.openspiel import MELDS, import_file, parse_record, record_events
 from ginlog.play.reducer import fold
-from ginlog.app.views import score_json
+from ginlog.app.views.match import score_json
 
 DATA = Path(__file__).parent / "data" / "openspiel"
 RECORDS = DATA / "records"
@@ -211,7 +211,7 @@ def test_cli_import_to_an_output_that_cannot_be_a_folder(tmp_path: Path, where: 
 def test_import_files_refuses_an_output_folder_it_cannot_make(tmp_path: Path) -> None:
     import os
 
-    from ginlog.app.openspiel import import_files
+    from ginlog.app.importers.openspiel import import_files
 
     ro = tmp_path / "ro"
     ro.mkdir()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.app.outputs import is_match_record
+from ginlog.app.shell.outputs import is_match_record
 
 from test_cli import GINLOG, HAND, exe
 

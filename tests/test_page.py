@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from ginlog.app.html_command import html as html_command
-from ginlog.app.page import chart_svg, csp_hash, embed_json, match_page
-from ginlog.app.page_data import Verdict, frame, match_data
+from ginlog.app.cli.data import page as html_command
+from ginlog.app.pages.page import chart_svg, csp_hash, embed_json, match_page
+from ginlog.app.pages.page_data import Verdict, frame, match_data
 from ginlog.game.cards import cards_mask, mask_cards
 from ginlog.text import shown
 
 from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of
 
-ASSETS = Path(__file__).resolve().parent.parent / "ginlog" / "app" / "page_assets"
+ASSETS = Path(__file__).resolve().parent.parent / "ginlog" / "app" / "pages" / "page_assets"
 SAMPLE_FILES = sorted(SAMPLES.glob("*.jsonl"))
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from ginlog.app.html_command import html as html_command
+from ginlog.app.cli.data import page as html_command
 from ginlog.game.cards import cards_mask, mask_cards
 from ginlog.log.events import HandDealt
 from ginlog.match.reading import Step

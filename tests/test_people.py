@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ginlog.app.entry import entry_for, parse_entry
+from ginlog.app.record.entry import entry_for, parse_entry
 from ginlog.errors import EventError, GinlogError
 from ginlog.game.cards import parse_card
 from ginlog.game.rules import preset

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.app.entry import parse_entry
+from ginlog.app.record.entry import parse_entry
 from ginlog.game.rules import preset, with_knobs
 from ginlog.log import events as E
 from ginlog.match.reading import read_match

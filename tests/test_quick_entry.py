@@ -20,8 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginlog.app.entry import EntryError, entry_for, parse_entry
-from ginlog.app.views import describe
+from ginlog.app.record.entry import EntryError, entry_for, parse_entry
+from ginlog.app.views.match import describe
 from ginlog.errors import GinlogError, IllegalMove
 from ginlog.game.cards import parse_card
 from ginlog.game.rules import PRESETS, preset

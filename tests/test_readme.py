@@ -284,7 +284,7 @@ def test_commands_table_names_real_commands() -> None:
 
 
 def test_entry_language_table_matches_the_parser() -> None:
-    from ginlog.app.entry import WORDS
+    from ginlog.app.record.entry import WORDS
 
     text = section(readme(), "The entry language")
     for cell, *_ in _table_rows(text, "| entry |"):
@@ -299,7 +299,7 @@ def test_entry_language_table_matches_the_parser() -> None:
 
 
 def test_readme_documents_the_json_shapes() -> None:
-    from ginlog.app.views import SCORE_JSON_KEYS
+    from ginlog.app.views.match import SCORE_JSON_KEYS
 
     text = readme()
     missing = [k for k in SCORE_JSON_KEYS if f"`{k}`" not in text]
@@ -309,7 +309,7 @@ def test_readme_documents_the_json_shapes() -> None:
 
 def test_readme_documents_the_table_json_shape() -> None:
     """``show --json`` and ``replay --json`` (issue 13): every key of the table, and replay's own, named."""
-    from ginlog.app.views import table_json
+    from ginlog.app.views.match import table_json
     from ginlog.game.rules import preset
     from ginlog.log.events import MatchStarted
     from ginlog.play.reducer import start

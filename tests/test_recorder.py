@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ginlog.match.reading import read_match
 from ginlog.match.session import MatchSession
-from ginlog.app.recorder import run_recorder
+from ginlog.app.record.recorder import run_recorder
 from ginlog.game.rules import preset
 from ginlog.log.events import Note
 

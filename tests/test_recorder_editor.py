@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from ginlog.app.completion import AFTER_WORDS, choices
-from ginlog.app.entry import parse_entry
-from ginlog.app.prompt import history_path, yes_no
-from ginlog.app.recorder import run_recorder
-from ginlog.app.status import status_line
+from ginlog.app.record.completion import AFTER_WORDS, choices
+from ginlog.app.record.entry import parse_entry
+from ginlog.app.record.prompt import history_path, yes_no
+from ginlog.app.record.recorder import run_recorder
+from ginlog.app.record.status import status_line
 from ginlog.game.cards import parse_cards
 from ginlog.game.rules import preset, with_knobs
 from ginlog.log import events as E

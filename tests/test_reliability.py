@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).with_name("reliability")))
 import reliability_campaigns as rc  # noqa: E402
 
 from ginlog.log import files, format, reader, writer  # noqa: E402
-from ginlog.app.audit import audit_file  # noqa: E402
+from ginlog.app.check.audit import audit_file  # noqa: E402
 from ginlog.errors import GinlogError, StoreError  # noqa: E402
 from ginlog.log.events import Note  # noqa: E402
 from ginlog.match.reading import read_match  # noqa: E402

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from ginlog.app.cli import build_app
-from ginlog.app.views import describe, hand_summary, score_json, table_text
+from ginlog.app.views.match import describe, hand_summary, score_json, table_text
 from ginlog.errors import IllegalMove
 from ginlog.game.cards import DECK
 from ginlog.game.rules import PRESETS, Rules, preset

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.app.entry import parse_entry
+from ginlog.app.record.entry import parse_entry
 from ginlog.errors import Conflict, GinlogError
 from ginlog.game.rules import preset
 from ginlog.log.events import CardDrawn, FirstDealer, HandDealt, MatchStarted, Note, UpcardPassed

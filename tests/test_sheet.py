@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from ginlog.app.sheet import BLOCKS, score_sheet, sparkline, totals_chart
-from ginlog.app.views import SCORE_JSON_KEYS, score_json
+from ginlog.app.views.sheet import BLOCKS, score_sheet, sparkline, totals_chart
+from ginlog.app.views.match import SCORE_JSON_KEYS, score_json
 from ginlog.game.rules import preset
 from ginlog.log.events import SCHEMA_VERSION, Correction, Event, FirstDealer, HandResultOnly, MatchStarted, event_fields, event_type
 from ginlog.log.format import digest, encode

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from ginlog.app import cli_data
-from ginlog.app.site import page_name
-from ginlog.app.views import score_json
+from ginlog.app.cli import data as cli_data
+from ginlog.app.pages.site import page_name
+from ginlog.app.views.match import score_json
 from ginlog.play.reducer import fold
 from ginlog.text import shown
 

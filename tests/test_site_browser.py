@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from ginlog.app import cli_data
+from ginlog.app.cli import data as cli_data
 from ginlog.text import shown
 
 from browsing import watched

@@ -1,6 +1,6 @@
 """``ginlog stats``: every figure against a naive recount from the events and the score sheet, invalid files left out.
 
-The recount here shares nothing with :mod:`ginlog.app.stats` but the reducer:
+The recount here shares nothing with :mod:`ginlog.app.data.stats` but the reducer:
 it folds each generated match's *event list* (not the file), reads the names
 off ``score_json`` (the views' sheet, by name), takes how each hand ended
 from the raw events (a ``knocked`` event, a ``gin``...), and plays Elo with
@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from ginlog.app import cli_data
+from ginlog.app.cli import data as cli_data
 from ginlog.match.dated import Dated
-from ginlog.app.views import score_json
+from ginlog.app.views.match import score_json
 from ginlog.log.events import BigGin, Gin, HandDealt, HandResultOnly, Knocked
 from ginlog.match.reading import read
 from ginlog.play.reducer import fold
@@ -242,8 +242,8 @@ def test_a_correction_that_undoes_a_deal_takes_its_date_back(tmp_path: Path) -> 
 
 
 def test_readme_documents_every_key_and_column() -> None:
-    from ginlog.app.export import COLUMNS
-    from ginlog.app.stats import PLAYER_KEYS
+    from ginlog.app.data.export import COLUMNS
+    from ginlog.app.data.stats import PLAYER_KEYS
 
     root = Path(__file__).resolve().parent.parent
     text = (root / "README.md").read_text(encoding="utf-8") + (root / "docs" / "DATA.md").read_text(encoding="utf-8")
@@ -255,7 +255,7 @@ def test_elo_order_across_sorting_chunks(monkeypatch: pytest.MonkeyPatch) -> Non
     """Sorted in chunks and merged: the same order as one stable sort (ties in the order read)."""
     import random
 
-    from ginlog.app import rating
+    from ginlog.app.data import rating
 
     rng = random.Random(4)
     matches = [(f"2026-01-{rng.randrange(1, 29):02d}T00:00:00.000Z", f"P{rng.randrange(6)}", rng.randrange(2)) for _ in range(200)]

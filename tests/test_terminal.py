@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from ginlog.app.entry import parse_entry
+from ginlog.app.record.entry import parse_entry
 from ginlog.errors import GinlogError, MalformedLine
 from ginlog.game.rules import preset
 from ginlog.log import events as E

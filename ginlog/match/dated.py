@@ -309,6 +309,6 @@ def read_dated(
     """:func:`~ginlog.match.reading.read_match` (the same arguments, warnings not looked for), with the times.
 
     ``hand_ends`` line up with ``report.state.hands``: pass them to
-    :func:`ginlog.app.views.score_json`.
+    :func:`ginlog.app.views.match.score_json`.
     """
     return read(source, Dated([] if collect else None, anchor=anchor), known=known, name=name, upto=upto, block=block)

@@ -68,7 +68,7 @@ def legal_actions(state: MatchState) -> list[str]:
     if hand.phase == "wall":
         return [f"take ({hand.pile_top}) only to knock or go gin", "pass (the hand is void)"]
     if hand.phase == "draw":
-        # The draw and the turn's ending may go on one line: 's d 7h' (ginlog.app.entry).
+        # The draw and the turn's ending may go on one line: 's d 7h' (ginlog.app.record.entry).
         if hand.passes == 2 and hand.stock == 31:
             return ["stock [CARD] [d|k|g CARD]"]
         return ["stock [CARD] [d|k|g CARD]", f"take ({hand.pile_top} from the pile) [d|k|g CARD]"]

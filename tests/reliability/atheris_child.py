@@ -23,7 +23,7 @@ def main(runs: int, out: str) -> None:
     import atheris
 
     with atheris.instrument_imports(include=["ginlog"]):
-        import ginlog.app.audit  # noqa: F401
+        import ginlog.app.check.audit  # noqa: F401
         import ginlog.game.cards  # noqa: F401
         import ginlog.log.events  # noqa: F401
         import ginlog.match.reading  # noqa: F401

@@ -24,7 +24,7 @@ from hostile_inputs import chain, cli_safe, objs_of
 from hostile_checks import LINE, record_file, write_file
 import reliability_campaigns as rc
 
-from ginlog.app.entry import parse_entry
+from ginlog.app.record.entry import parse_entry
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset
 from ginlog.game.scoring import check_hand_points

@@ -47,7 +47,7 @@ from typing import Any
 import attrs
 
 from ginlog.log import files, format, reader, writer
-from ginlog.app.audit import FileAudit, audit_file
+from ginlog.app.check.audit import FileAudit, audit_file
 from ginlog.game.cards import DECK, Card, mask_cards
 from ginlog.errors import Conflict, GinlogError, TornTail
 from ginlog.log.events import (
@@ -146,7 +146,7 @@ def rechain(raws: Sequence[bytes], *, keep: Callable[[int], bool] = lambda i: Fa
 
 def error_line(e: dict[str, Any]) -> str:
     """An audit error as ``ginlog validate`` prints it."""
-    from ginlog.app.audit import error_line as line
+    from ginlog.app.check.audit import error_line as line
 
     return line(e)
 

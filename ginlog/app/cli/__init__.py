@@ -50,7 +50,7 @@ def build_app() -> Any:
     """Build the Typer app (imported only when a command other than the fast path runs)."""
     import typer
 
-    from ginlog.app.cli import check, data, imports, read, record, reference
+    from ginlog.app.cli import check, common, data, imports, read, record, reference
 
     app = typer.Typer(
         name="ginlog",
@@ -62,6 +62,7 @@ def build_app() -> Any:
         pretty_exceptions_enable=False,
     )
     app.callback()(reference.root)
+    exiting = common.exiting
     for name, command in (
         ("new", record.new),
         ("play", record.play),
@@ -79,7 +80,7 @@ def build_app() -> Any:
         ("export", data.export),
         ("html", data.html),
     ):
-        app.command(name)(command)
+        app.command(name)(exiting(command))
     import_app = typer.Typer(help="Import foreign game records.", no_args_is_help=True)
     import_app.command("openspiel")(imports.openspiel)
     app.add_typer(import_app, name="import")

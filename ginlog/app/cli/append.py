@@ -30,7 +30,7 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
     with its one line, as :func:`~ginlog.app.cli.common.fail` says. The line
     saying what was appended shows the file name visibly (:func:`ginlog.text.shown`).
     """
-    from ginlog.app.entry import parse_entry
+    from ginlog.app.record.entry import parse_entry
     from ginlog.errors import GinlogError, IllegalMove
     from ginlog.match.session import MatchSession
 
@@ -41,7 +41,7 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
     try:
         session = MatchSession.open(path)
         if not reopen and session.state.finished:
-            from ginlog.app.undoing import reopens
+            from ginlog.app.record.undoing import reopens
 
             if reopens(session.timeline, entries):
                 raise IllegalMove("the match is over and undo would reopen it: give --reopen (nothing written)",

@@ -1,7 +1,7 @@
 """Commands that check many files: ``validate`` and ``audit``.
 
-The verdicts and the summary are :mod:`ginlog.app.audit`'s; the tables are
-:mod:`ginlog.app.render`'s; here they are printed as they come (an audit of
+The verdicts and the summary are :mod:`ginlog.app.check.audit`'s; the tables are
+:mod:`ginlog.app.views.render`'s; here they are printed as they come (an audit of
 any number of files keeps one verdict at a time; ``--json`` writes its
 ``files`` array one file at a time, the summary after it), with the exit
 code: 1 if any file is invalid or cannot be read, or if there was no file at
@@ -27,7 +27,7 @@ from ginlog.text import shown, shown_json
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
 
-    from ginlog.app.audit import FileAudit, Summary
+    from ginlog.app.check.audit import FileAudit, Summary
 
 __all__ = ["validate", "audit"]
 
@@ -47,7 +47,7 @@ def validate(
 
     Example: ginlog validate sample_games/*.jsonl
     """
-    from ginlog.app.audit import audit_file
+    from ginlog.app.check.audit import audit_file
 
     results = (audit_file(f, max_errors=max_errors) for f in files)  # audit_file names standard input <stdin>
     ok = True
@@ -86,9 +86,9 @@ def audit(
 
     Example: ginlog audit sample_games --jobs 2
     """
-    from ginlog.app.audit import Summary, audit_paths
-    from ginlog.app.paths import count_paths, iter_paths
-    from ginlog.app.progress import progress
+    from ginlog.app.check.audit import Summary, audit_paths
+    from ginlog.app.check.paths import count_paths, iter_paths
+    from ginlog.app.shell.progress import progress
 
     if anchor is not None:
         if not _ANCHOR.fullmatch(anchor):
@@ -120,8 +120,8 @@ def _print_audit(
 ) -> None:
     from rich.markup import escape
 
-    from ginlog.app.progress import progress, shows
-    from ginlog.app.render import audit_report
+    from ginlog.app.shell.progress import progress, shows
+    from ginlog.app.views.render import audit_report
 
     out = console()
     # Warnings go to standard output; while a progress bar runs on a terminal that is also standard
@@ -150,7 +150,7 @@ def _file_lines(r: FileAudit, max_errors: int) -> tuple[list[str], list[str]]:
 
     Each list ends with a line for those counted but not kept, if any.
     """
-    from ginlog.app.audit import error_line
+    from ginlog.app.check.audit import error_line
 
     lines = [error_line(e) for e in r.errors]
     more = r.errors_total - len(r.errors)

@@ -14,16 +14,20 @@ Nothing heavy is imported here (rich only when a console is asked for), so
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn, ParamSpec
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console
 
     from ginlog.errors import GinlogError
 
-__all__ = ["EXIT_OK", "EXIT_INVALID", "EXIT_USAGE", "EXIT_INTERRUPTED", "fail", "usage", "require_match_file", "console"]
+P = ParamSpec("P")
+
+__all__ = ["exiting", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE", "EXIT_INTERRUPTED", "fail", "usage", "require_match_file", "console"]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130
@@ -55,6 +59,20 @@ def require_match_file(path: str) -> None:
                 path=path,
             )
         )
+
+
+def exiting(command: Callable[P, int | None]) -> Callable[P, None]:
+    """A command that returns its exit code (None: 0), as Typer runs it: the code raised as ``SystemExit``.
+
+    The signature is kept (Typer reads the parameters through ``__wrapped__``),
+    so the same function is both the command and a plain function that tests call.
+    """
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
+        raise SystemExit(command(*args, **kwargs) or EXIT_OK)
+
+    return run
 
 
 def console(stderr: bool = False) -> Console:

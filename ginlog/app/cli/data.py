@@ -1,59 +1,313 @@
-"""Many matches at once: ``stats``, ``export``, and ``html`` (one match's page, or a site of a folder)."""
+"""Many matches at once: ``stats``, ``export``, and ``html`` (one match's page, or a site of a folder).
+
+Each reads its files one at a time through the reading pipeline
+(:class:`~ginlog.match.dated.Dated` or, for the site, :class:`~ginlog.match.dated.DatedSteps`),
+folds what it needs and lets the rest go, so memory stays flat in the number
+of files; with standard error on a terminal a progress bar shows (on
+standard error, gone at the end: :mod:`ginlog.app.shell.progress`). Heavy
+modules are imported inside the commands, so that building the CLI stays cheap.
+
+Exit status, for all of them: 0 when every file was valid; 1 when any was
+invalid or missing (each is listed on standard error, one line, and left
+out of the figures, the rows and the standings; the output is still
+written); 2 for a usage slip (``--json`` with ``--csv``, Parquet without a
+file or without pyarrow, an ``-o`` that cannot be written).
+
+One match's page (:func:`page`) is read once, collecting every problem
+(like ``validate``), and shows the events that could be applied together
+with the verdict, so an invalid record can still be looked at. Without
+``-o`` the page goes to standard output, like ``score``.
+
+>>> import contextlib, io, json, os, tempfile
+>>> from ginlog.match.session import MatchSession
+>>> from ginlog.game.rules import preset
+>>> folder = tempfile.mkdtemp()
+>>> path = os.path.join(folder, "a.jsonl")
+>>> _ = MatchSession.create(path, ("Ann", "Bob"), preset("standard"))
+>>> out = io.StringIO()
+>>> with contextlib.redirect_stdout(out):
+...     code = stats([folder], json_=True)
+>>> code, [p["name"] for p in json.loads(out.getvalue())["players"]]
+(0, ['Ann', 'Bob'])
+>>> page(path, os.path.join(folder, "a.html"))
+0
+>>> open(os.path.join(folder, "a.html"), encoding="utf-8").read(15)
+'<!doctype html>'
+"""
 
 from __future__ import annotations
 
 import os
-from typing import Annotated, Optional
+import sys
+from collections.abc import Iterator
+from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional
 
 import typer
 
-__all__ = ["stats", "export", "html"]
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ginlog.app.data.stats import MatchSummary, Standings
+    from ginlog.match.dated import DatedReport
+
+__all__ = ["stats", "export", "html", "site", "page"]
+
+
+def html(
+    match: Annotated[str, typer.Argument(help="A match file, or a folder of them (then -o names the site's folder).")],
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="The page (standard output without) or the site's folder.")] = None,
+) -> int:
+    """A self-contained replay page of a match, or a small static site of a folder of matches.
+
+    Example: ginlog html friday.jsonl -o friday.html; ginlog html club -o site/
+    """
+    if os.path.isdir(match):
+        if output is None:
+            return _usage("a site needs a folder to write: ginlog html DIR -o SITE/")
+        return site(match, output)
+    return page(match, output)
+
+
+def _usage(message: str) -> int:
+    from ginlog.text import shown
+
+    sys.stderr.write(shown(f"ginlog: {message}") + "\n")  # it may name a path the user gave
+    return EXIT_USAGE
+
+
+def _report_invalid(s: MatchSummary) -> None:
+    """One line on standard error for an invalid file: its first problem, and how many more."""
+    from ginlog.app.check.audit import error_line
+    from ginlog.text import shown
+
+    more = len(s.errors) - 1
+    line = error_line(s.errors[0]) if s.errors else shown(f"{s.file}: invalid")
+    sys.stderr.write(line + (f" (and {more} more problem{'s' if more != 1 else ''})" if more > 0 else "") + "\n")
+
+
+def _reports(paths: list[str], label: str, stdout_busy: bool = False) -> Iterator[DatedReport | MatchSummary]:
+    """Each file's dated report (or why it could not be read), one at a time, with the progress bar."""
+    from ginlog.app.check.paths import count_paths, iter_paths
+    from ginlog.app.data.stats import failed, read_one
+    from ginlog.app.shell.progress import progress
+    from ginlog.errors import GinlogError
+
+    with progress(label, lambda: count_paths(paths), stdout_busy=stdout_busy) as advance:
+        for item in advance(iter_paths(paths)):
+            yield failed(item) if isinstance(item, GinlogError) else read_one(item)
+
+
+# --------------------------------------------------------------------------- stats
+
+
+def _json_stats(standings: Standings, files: IO[str], out: IO[str]) -> None:
+    """``{"players": [...], "head_to_head": [...], "files": [...]}``, the files' entries copied from their spool."""
+    import json
+    import shutil
+
+    def indented(obj: Any) -> str:
+        return json.dumps(obj, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+
+    out.write('{\n  "players": ' + indented(standings.players()))
+    out.write(',\n  "head_to_head": ' + indented(standings.head_to_head()))
+    out.write(',\n  "files": [')
+    files.seek(0)
+    empty = not files.read(1)
+    files.seek(0)
+    if empty:
+        out.write("]\n}\n")
+        return
+    shutil.copyfileobj(files, out)
+    out.write("\n  ]\n}\n")
+
+
+def _text_stats(standings: Standings) -> None:
+    from ginlog.text import shown
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    # Piped, rich would fold the table into 80 columns: give it room (a terminal keeps its own width).
+    console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+    table = Table(title="Standings")
+    columns = (
+        ("Player", "name"), ("Matches", "matches"), ("Won", "matches_won"), ("Hands", "hands"),
+        ("Hands won", "hands_won"), ("Points", "points"), ("Bonus", "bonus_points"), ("Gins", "gins"),
+        ("Knocks", "knocks"), ("Undercuts", "undercuts"), ("Dw knock", "avg_deadwood_knocking"),
+        ("Dw defend", "avg_deadwood_defending"), ("Elo", "rating"),
+    )
+    for label, key in columns:
+        table.add_column(label, justify="left" if key == "name" else "right")
+    for p in standings.players():
+        table.add_row(*(escape(shown(p[k])) if k == "name" else ("-" if p[k] is None else str(p[k])) for _l, k in columns))
+    console.print(table)
+    for h in standings.head_to_head():
+        a, b = h["players"]
+        console.print(
+            escape(shown(f"{a} v {b}: matches {h['wins'][a]}-{h['wins'][b]} ({h['matches']} played), "
+                         f"hands {h['hands_won'][a]}-{h['hands_won'][b]}, points {h['points'][a]}-{h['points'][b]}"))
+        )
+    n = standings.valid + standings.invalid
+    console.print(f"{n} file{'s' if n != 1 else ''}: {standings.valid} valid, {standings.invalid} invalid")
+    console.print("Elo: everyone from 1500, K = 32, finished matches in the order they began.")
 
 
 def stats(
     paths: Annotated[list[str], typer.Argument(help="Files, folders (searched for *.jsonl) or globs.")],
     json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (shape in the README).")] = False,
     csv_: Annotated[bool, typer.Option("--csv", help="One row per player.")] = False,
-) -> None:
+) -> int:
     """Standings and per-player figures over many matches, with each file's verdict.
+
+    Text by default; ``--json`` the README's shape (the files' verdicts
+    included); ``--csv`` one row per player (:data:`~ginlog.app.data.stats.PLAYER_KEYS`).
 
     Example: ginlog stats club/ --json
     """
-    from ginlog.app import cli_data
+    import csv
+    import json
+    import tempfile
 
-    raise typer.Exit(cli_data.stats(paths, json_, csv_))
+    from ginlog.app.data.stats import PLAYER_KEYS, MatchSummary, Standings, summarise
+
+    if json_ and csv_:
+        return _usage("give --json or --csv, not both")
+    standings = Standings()
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as files:
+        first = True
+        for item in _reports(paths, "stats"):
+            summary = item if isinstance(item, MatchSummary) else summarise(item)
+            standings.add(summary)
+            if json_:
+                text = json.dumps(summary.verdict(), ensure_ascii=False)  # one line a file (and the C encoder)
+                files.write(("\n    " if first else ",\n    ") + text)
+                first = False
+            if not summary.ok:
+                _report_invalid(summary)
+        if json_:
+            _json_stats(standings, files, sys.stdout)
+        elif csv_:
+            writer = csv.writer(sys.stdout, lineterminator="\n")
+            writer.writerow(PLAYER_KEYS)
+            writer.writerows([("" if p[k] is None else p[k]) for k in PLAYER_KEYS] for p in standings.players())
+        else:
+            _text_stats(standings)
+    sys.stdout.flush()
+    return EXIT_OK if not standings.invalid else EXIT_INVALID
+
+
+# --------------------------------------------------------------------------- export
 
 
 def export(
     paths: Annotated[list[str], typer.Argument(help="Files, folders (searched for *.jsonl) or globs.")],
     format: Annotated[str, typer.Option("--format", "-f", help="csv, jsonl or parquet (parquet needs ginlog[data]).")] = "csv",
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write (standard output without).")] = None,
-) -> None:
+) -> int:
     """One row per hand, for pandas, DuckDB or a spreadsheet.
+
+    CSV and JSON lines go to standard output without ``-o``; Parquet needs
+    ``-o`` and pyarrow (``pip install 'ginlog[data]'``).
 
     Example: ginlog export club/ --format parquet -o hands.parquet
     """
-    from ginlog.app import cli_data
+    from ginlog.app.data.export import FORMATS, MissingExtra, hand_rows, open_writer
+    from ginlog.app.data.stats import MatchSummary, summarise
 
-    raise typer.Exit(cli_data.export(paths, format, output))
+    from ginlog.app.shell.outputs import refusal
+
+    if format not in FORMATS:
+        return _usage(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
+    if output is not None and (why := refusal(output, paths)):
+        return _usage(why)
+    try:
+        out = open_writer(format, output)
+    except (MissingExtra, ValueError) as exc:
+        return _usage(str(exc))
+    except OSError as exc:
+        return _usage(f"cannot write {output}: {exc.strerror or exc}")
+    invalid = 0
+    try:
+        for item in _reports(paths, "export", stdout_busy=output is None):
+            if isinstance(item, MatchSummary) or not item.ok:
+                invalid += 1
+                _report_invalid(item if isinstance(item, MatchSummary) else summarise(item))
+                continue
+            out.write(hand_rows(item))
+    except BaseException:
+        out.abandon()
+        raise
+    try:
+        out.finish()
+    except OSError as exc:  # the rows cannot be put in place (-o names a folder): no half file, no temporary one
+        out.abandon()
+        if output is None or output == "-":
+            raise
+        return _usage(f"cannot write {output}: {exc.strerror or exc}")
+    return EXIT_OK if not invalid else EXIT_INVALID
 
 
-def html(
-    match: Annotated[str, typer.Argument(help="A match file, or a folder of them (then -o names the site's folder).")],
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="The page (standard output without) or the site's folder.")] = None,
-) -> None:
-    """A self-contained replay page of a match, or a small static site of a folder of matches.
+# --------------------------------------------------------------------------- the site
 
-    Example: ginlog html friday.jsonl -o friday.html; ginlog html club -o site/
+
+def site(dir: str, output: str) -> int:
+    """``ginlog html DIR -o SITE/``: the index (standings, every match) and a replay page per match."""
+    from ginlog.app.check.paths import count_paths, iter_paths
+    from ginlog.app.data.stats import MatchSummary
+    from ginlog.app.pages.site import build_site
+    from ginlog.app.shell.progress import progress
+    from ginlog.text import shown
+
+    from ginlog.app.shell.outputs import folder_refusal
+
+    if not os.path.isdir(dir):
+        return _usage(f"{dir} is not a folder (ginlog html MATCH makes one match's page)")
+    if why := folder_refusal(output, "a site"):
+        return _usage(why)
+    if os.path.exists(output) and not os.path.isdir(output):
+        return _usage(f"{output} exists and is not a folder")
+
+    def done(summary: MatchSummary) -> None:
+        if not summary.ok:
+            _report_invalid(summary)
+
+    try:
+        with progress("pages", lambda: count_paths([dir])) as advance:
+            standings = build_site(advance(iter_paths([dir])), dir, output, done=done)
+    except OSError as exc:  # the folder cannot be made or written (nobody may, a name too long)
+        return _usage(f"cannot write {output}: {exc.strerror or exc}")
+    n = standings.valid + standings.invalid
+    sys.stderr.write(shown(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid") + "\n")
+    return EXIT_OK if not standings.invalid else EXIT_INVALID
+
+
+def page(match: str, output: str | None = None, *, title: str | None = None) -> int:
+    """``ginlog html MATCH [-o FILE]``: write the replay page of ``match`` (``-`` for standard input) to ``output`` (None: standard output).
+
+    Problems are reported one a line on standard error; the exit status is
+    returned, not raised (see the module's docstring).
     """
-    if os.path.isdir(match):
-        from ginlog.app import cli_data
+    from ginlog.app.pages.page import Verdict, match_page
+    from ginlog.app.pages.page_data import read_steps
+    from ginlog.app.shell.outputs import refusal, write_whole
 
-        if output is None:
-            from ginlog.app.cli.common import usage
-
-            usage("a site needs a folder to write: ginlog html DIR -o SITE/")
-        raise typer.Exit(cli_data.site(match, output))
-    from ginlog.app import html_command
-
-    raise typer.Exit(html_command.html(match, output))
+    if output is not None and (why := refusal(output, [match])):
+        return _usage(why)
+    name = "<stdin>" if match == "-" else match
+    source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
+    steps, errors, warnings = read_steps(source, name)
+    for err in errors:
+        sys.stderr.write(err.one_line() + "\n")
+    if not steps:
+        return EXIT_INVALID
+    page = match_page(steps, verdict=Verdict.of(errors, steps[-1].digest, warnings), title=title)
+    data = page.encode("utf-8")
+    if output is None or output == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        try:
+            write_whole(output, data)
+        except OSError as exc:
+            return _usage(f"cannot write {output}: {exc.strerror or exc}")
+    return EXIT_OK if not errors else EXIT_INVALID

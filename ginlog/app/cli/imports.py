@@ -24,8 +24,8 @@ def openspiel(
     Example: ginlog import openspiel records/*.txt -o imported/
     """
     from ginlog.app.cli.common import EXIT_USAGE, fail, usage
-    from ginlog.app.openspiel import import_files
-    from ginlog.app.outputs import folder_refusal
+    from ginlog.app.importers.openspiel import import_files
+    from ginlog.app.shell.outputs import folder_refusal
     from ginlog.errors import GinlogError
 
     if why := folder_refusal(outdir, "an import"):

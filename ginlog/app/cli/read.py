@@ -30,7 +30,7 @@ def show(
 
     Example: ginlog show friday.jsonl --at 12 --as Ann
     """
-    from ginlog.app.views import table_json, table_text
+    from ginlog.app.views.match import table_json, table_text
     from ginlog.errors import GinlogError
     from ginlog.text import match_player, shown
 
@@ -64,7 +64,7 @@ def replay(
     """
     from rich.text import Text
 
-    from ginlog.app.views import describe, hand_summary, score_line, table_json, winner_name
+    from ginlog.app.views.match import describe, hand_summary, score_line, table_json, winner_name
     from ginlog.errors import EventError, GinlogError
     from ginlog.log.events import event_type
     from ginlog.match.reading import iter_steps
@@ -107,7 +107,7 @@ def score(
 
     Example: ginlog score sample_games/modern-match.jsonl --json
     """
-    from ginlog.app.views import score_json
+    from ginlog.app.views.match import score_json
     from ginlog.errors import GinlogError
     from ginlog.match.dated import read_dated
 
@@ -121,7 +121,7 @@ def score(
     if json_:
         _echo_json(data)
         return
-    from ginlog.app.sheet import score_sheet
+    from ginlog.app.views.sheet import score_sheet
 
     out = console()
     out.print(score_sheet(state, data, _name(match), out.width))

@@ -74,7 +74,7 @@ def new(
 
 def _rematch(match: str, old: str, title: str | None) -> None:
     """``new MATCH --rematch OLD``: OLD read whole (any problem is its one line, exit 1), then MATCH created."""
-    from ginlog.app.rematch import start_rematch
+    from ginlog.app.record.rematch import start_rematch
     from ginlog.errors import GinlogError
     from ginlog.match.reading import read_match
     from ginlog.text import shown
@@ -115,7 +115,7 @@ def record(
 
     Example: printf 'dealer Ann\\nupcard 7h\\npass\\n' | ginlog record friday.jsonl
     """
-    from ginlog.app.recorder import run_recorder
+    from ginlog.app.record.recorder import run_recorder
 
     require_match_file(match)
     raise typer.Exit(run_recorder(match, sys.stdin, sys.stdout))
@@ -136,8 +136,8 @@ def undo(
 
     Example: ginlog undo friday.jsonl --reason "wrong card"
     """
-    from ginlog.app.prompt import yes_no
-    from ginlog.app.undoing import reopen_question, reopens, undone_text
+    from ginlog.app.record.prompt import yes_no
+    from ginlog.app.record.undoing import reopen_question, reopens, undone_text
     from ginlog.errors import GinlogError, IllegalMove
     from ginlog.match.session import MatchSession
     from ginlog.text import shown

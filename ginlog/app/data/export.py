@@ -45,8 +45,8 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any, Final, Literal, Protocol
 
 from ginlog.match.dated import DatedReport
-from ginlog.app.outputs import Replacement
-from ginlog.app.stats import rules_short
+from ginlog.app.shell.outputs import Replacement
+from ginlog.app.data.stats import rules_short
 
 __all__ = [
     "COLUMNS", "ROW_GROUP", "Format", "FORMATS", "Row", "hand_rows", "RowWriter", "CsvWriter", "JsonlWriter",

@@ -4,9 +4,9 @@ Two steps, both pure. :func:`summarise` turns one read file
 (:class:`~ginlog.match.dated.DatedReport`) into a small :class:`MatchSummary`:
 its verdict, who played, who won, and each seat's figures in that match
 (:class:`SeatFigures`). :class:`Standings` folds summaries into per-player
-and per-pair accumulators and an :class:`~ginlog.app.rating.Elo`, so memory
+and per-pair accumulators and an :class:`~ginlog.app.data.rating.Elo`, so memory
 grows with the players, not with the files (the rating keeps 16 bytes a
-rated match: see :mod:`ginlog.app.rating`). An invalid file is counted and
+rated match: see :mod:`ginlog.app.data.rating`). An invalid file is counted and
 its verdict kept by the caller, but none of its figures enter the standings.
 
 What each figure counts, per player, over the valid files they play in:
@@ -31,7 +31,7 @@ What each figure counts, per player, over the valid files they play in:
     mean deadwood when they knocked (gins apart) / mean deadwood, after
     lay-offs, when the opponent went out (knock, gin or big gin).
 ``rating`` / ``rated_matches``
-    Elo (:mod:`ginlog.app.rating`) over the finished matches with a winner.
+    Elo (:mod:`ginlog.app.data.rating`) over the finished matches with a winner.
 
 Rates are None where their denominator is 0, and rounded to 4 places.
 
@@ -61,7 +61,7 @@ from ginlog.game.seats import OTHER, SEATS, Seat
 from ginlog.play.state import MatchState
 
 from ginlog.match.dated import DatedReport
-from ginlog.app.rating import Elo
+from ginlog.app.data.rating import Elo
 
 __all__ = [
     "SeatFigures", "MatchSummary", "summarise", "failed", "seat_figures", "rules_short", "Standings", "PLAYER_KEYS",
@@ -383,3 +383,19 @@ class Standings:
                 "points": {a: pair.points[0], b: pair.points[1]},
             })
         return out
+
+
+def read_one(path: str) -> DatedReport | MatchSummary:
+    """One file read for the standings and the export, every problem collected: its dated report, or a
+    summary of why it could not be read (``-``: standard input, called ``<stdin>``)."""
+    import sys
+
+    from ginlog.match.dated import Dated
+    from ginlog.match.reading import read
+
+    name = "<stdin>" if path == "-" else path
+    try:
+        # stats and export date a hand by its begin
+        return read(sys.stdin.buffer if path == "-" else path, Dated([], ends=False), name=name)
+    except GinlogError as exc:
+        return failed(exc, name)

@@ -4,7 +4,7 @@ Kept apart from the command line so the CLI only parses, calls, prints and
 exits. Nothing here is markup: record text (names, title, reasons, errors)
 goes into :class:`rich.text.Text`, shown first (:func:`ginlog.text.shown`).
 
->>> from ginlog.app.audit import FileAudit, summarize
+>>> from ginlog.app.check.audit import FileAudit, summarize
 >>> results = [FileAudit("a.jsonl", (), events=40, hands=2, phase="over", outcomes={"gin": 1, "knock": 1})]
 >>> table, *rest = audit_report(summarize(results))
 >>> table.row_count, [str(x) for x in rest]
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from rich.table import Table
 from rich.text import Text
 
-from ginlog.app.audit import FileAudit, error_line
+from ginlog.app.check.audit import FileAudit, error_line
 from ginlog.text import shown
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,7 +40,7 @@ def audit_problems(results: Sequence[FileAudit]) -> list[Text]:
 
 
 def audit_report(summary: dict[str, Any], head: str | None = None) -> list[RenderableType]:
-    """The audit's table of counts (a :class:`ginlog.app.audit.Summary`'s), the outcomes, problems and warnings by rule, a lone file's head.
+    """The audit's table of counts (a :class:`ginlog.app.check.audit.Summary`'s), the outcomes, problems and warnings by rule, a lone file's head.
 
     A file with warnings is still clean (nothing in it is wrong), but the
     table says how many files and warnings there are: what the audit could

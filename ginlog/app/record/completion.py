@@ -1,9 +1,9 @@
 """What Tab offers at the recorder's prompt: entry words, the cards that can be named there, the players.
 
 Pure: :func:`choices` takes the line up to the cursor and the match state and
-returns :class:`Choice` values; :mod:`ginlog.app.prompt` wraps it in a
+returns :class:`Choice` values; :mod:`ginlog.app.record.prompt` wraps it in a
 prompt_toolkit completer. The entry words are listed here, not taken from
-:mod:`ginlog.app.entry`: the language may grow words (shorthands, aliases)
+:mod:`ginlog.app.record.entry`: the language may grow words (shorthands, aliases)
 that are no use to offer, and completion must not change when it does. The
 cards offered are the ones that make sense at that point of the hand:
 
@@ -32,7 +32,7 @@ from typing import Final
 
 import attrs
 
-from ginlog.app.entry import entry_for
+from ginlog.app.record.entry import entry_for
 from ginlog.errors import GinlogError
 from ginlog.game.cards import RANKS, SUITS, Card, mask_cards, parse_card
 from ginlog.log.events import FirstDealer

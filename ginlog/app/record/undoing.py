@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ginlog.app.status import result_text
-from ginlog.app.views import describe
+from ginlog.app.record.status import result_text
+from ginlog.app.views.match import describe
 from ginlog.log.events import Event
 from ginlog.match.reading import Stop, Visitor, read
 from ginlog.play.state import MatchState, Timeline
@@ -77,14 +77,14 @@ def reopens(timeline: Timeline, entries: Sequence[str]) -> bool:
     >>> from ginlog.game.rules import preset, with_knobs
     >>> from ginlog.log.events import MatchStarted
     >>> from ginlog.play.reducer import apply, start
-    >>> from ginlog.app.entry import parse_entry
+    >>> from ginlog.app.record.entry import parse_entry
     >>> tl = start(MatchStarted(players=("Ann", "Bob"), rules=with_knobs(preset("standard"), game_target="10")))
     >>> for e in ["dealer Ann", "result gin Bob 30"]:
     ...     tl = apply(tl, parse_entry(e, tl)[0])
     >>> tl.state.finished, reopens(tl, ["undo"]), reopens(tl, ["note gg", "undo"]), reopens(tl, ["note gg"])
     (True, True, False, False)
     """
-    from ginlog.app.entry import parse_entry
+    from ginlog.app.record.entry import parse_entry
     from ginlog.errors import GinlogError
     from ginlog.log.events import Correction
     from ginlog.play.reducer import apply

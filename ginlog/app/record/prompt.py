@@ -6,8 +6,8 @@ entries work as they always did (:func:`piped`: no prompt written, the line
 without its newline). At a terminal :class:`LineEditor` gives a real line
 editor (prompt_toolkit, a kept library: line editing is never written here):
 history with Up/Down kept across resumes in a file next to the match
-(:func:`history_path`), Tab completion (:mod:`ginlog.app.completion`), a
-status line at the bottom (:mod:`ginlog.app.status`), and Ctrl-C that clears
+(:func:`history_path`), Tab completion (:mod:`ginlog.app.record.completion`), a
+status line at the bottom (:mod:`ginlog.app.record.status`), and Ctrl-C that clears
 the line (on an empty line, a second Ctrl-C stops; so does Ctrl-D).
 
 prompt_toolkit is imported only when a terminal is there, so a piped
@@ -73,7 +73,7 @@ _NOT_KEPT = frozenset({"quit", "exit", "q"})
 def _history(path: str | None) -> History:
     from prompt_toolkit.history import History, InMemoryHistory
 
-    from ginlog.app import history_file
+    from ginlog.app.record import history as history_file
 
     class Kept(InMemoryHistory):
         def append_string(self, string: str) -> None:
@@ -81,7 +81,7 @@ def _history(path: str | None) -> History:
                 super().append_string(string)
 
     class ShownHistory(History):
-        """The history file (:mod:`ginlog.app.history_file`: its tail only, never through a link), its lines
+        """The history file (:mod:`ginlog.app.record.history`: its tail only, never through a link), its lines
         shown (the file is not ginlog's to trust). ``quit`` is not kept: after a resume, Up gives the last
         entry, not the way out."""
 
@@ -160,8 +160,8 @@ class LineEditor:
         from prompt_toolkit.document import Document
         from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-        from ginlog.app.completion import choices
-        from ginlog.app.status import status_line
+        from ginlog.app.record.completion import choices
+        from ginlog.app.record.status import status_line
 
         self._state = state
         self._armed = False  # a Ctrl-C on an empty line was pressed: the next one stops

@@ -199,7 +199,7 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
     >>> parse_entry("dealer Mary Ann", tl)
     Traceback (most recent call last):
     ...
-    ginlog.app.entry.EntryError: 'dealer NAME' names one player; quote a name with a space: dealer 'Mary Ann' [entry]
+    ginlog.app.record.entry.EntryError: 'dealer NAME' names one player; quote a name with a space: dealer 'Mary Ann' [entry]
     """
     m = _FIRST_WORD.match(text.strip())
     if m is None:

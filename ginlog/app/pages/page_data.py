@@ -4,7 +4,7 @@ This is the only module of the page that reads the match state: :func:`frame`
 turns one step of a match file into a dict of names, numbers and card texts
 (``"7H"``), and :func:`match_data` adds the match-level part (players, rules,
 score sheet, verdict, every finished hand). The page itself
-(:mod:`ginlog.app.page`) and its script see nothing but this data, so a change
+(:mod:`ginlog.app.pages.page`) and its script see nothing but this data, so a change
 to the state's shape is adapted here and nowhere else.
 
 Every string that reaches the data passes through :func:`ginlog.text.shown`
@@ -39,7 +39,7 @@ from ginlog.match.visitors import Steps
 from ginlog.play.state import FinishedHand, MatchState
 from ginlog.text import shown
 
-from ginlog.app.views import describe, hand_summary, score_json, winner_name
+from ginlog.app.views.match import describe, hand_summary, score_json, winner_name
 
 __all__ = ["Verdict", "frame", "match_data", "visible", "read_steps"]
 

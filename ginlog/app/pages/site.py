@@ -1,9 +1,9 @@
 """A static site of many matches: ``ginlog html DIR -o SITE/``.
 
-``SITE/index.html`` holds the standings (:class:`~ginlog.app.stats.Standings`)
+``SITE/index.html`` holds the standings (:class:`~ginlog.app.data.stats.Standings`)
 and every match file found under ``DIR`` (its date, players, winner, score
 and verdict), each linking to its replay page ``SITE/matches/NAME.html``
-(:func:`ginlog.app.page.match_page`, the page ``ginlog html MATCH`` makes).
+(:func:`ginlog.app.pages.page.match_page`, the page ``ginlog html MATCH`` makes).
 Every page is self-contained and needs no network: the index is plain HTML
 with an inline style allowed by its hash in a Content-Security-Policy that
 forbids everything else (no script at all).
@@ -42,10 +42,10 @@ from ginlog.match.visitors import MatchReport
 from ginlog.text import shown
 
 from ginlog.match.dated import DatedSteps
-from ginlog.app.page import Verdict, csp_hash, match_page
-from ginlog.app.outputs import Replacement, refuse_record, write_whole
-from ginlog.app.page_data import read_steps
-from ginlog.app.stats import MatchSummary, Standings, failed, summarise
+from ginlog.app.pages.page import Verdict, csp_hash, match_page
+from ginlog.app.shell.outputs import Replacement, refuse_record, write_whole
+from ginlog.app.pages.page_data import read_steps
+from ginlog.app.data.stats import MatchSummary, Standings, failed, summarise
 
 __all__ = ["page_name", "SiteEntry", "read_entry", "build_site", "index_row", "index_page", "INDEX_CSS"]
 
@@ -180,7 +180,7 @@ def index_page(title: str, standings: Standings, rows: IO[str], counts: tuple[in
 def _write(path: Path, text: str) -> None:
     """``text`` put in place whole (written beside ``path``, then renamed): a failure leaves no temporary file.
 
-    Never over a match record (:func:`ginlog.app.outputs.refuse_record`).
+    Never over a match record (:func:`ginlog.app.shell.outputs.refuse_record`).
     """
     refuse_record(str(path))
     write_whole(str(path), text.encode("utf-8"))

@@ -7,7 +7,7 @@ script and the style are inline, a Content-Security-Policy ``<meta>`` lets
 only that script and that style run (by their hashes) and forbids every
 fetch, so it opens the same from ``file://``, a mail attachment or a server.
 
-Record text is never markup here. The data (:mod:`ginlog.app.page_data`, the
+Record text is never markup here. The data (:mod:`ginlog.app.pages.page_data`, the
 only reader of the state) goes in a ``<script type="application/json">`` with
 ``<``, ``>``, ``&``, U+2028 and U+2029 written as ``\\u003c`` and so on, so no
 string can close the element; the script builds the page with
@@ -41,7 +41,7 @@ from typing import Any, Final
 from ginlog import __version__
 from ginlog.match.reading import Step
 
-from ginlog.app.page_data import Verdict, frame, match_data
+from ginlog.app.pages.page_data import Verdict, frame, match_data
 
 __all__ = ["match_page", "embed_json", "chart_svg", "csp_hash", "Verdict", "frame", "match_data"]
 
@@ -75,7 +75,7 @@ def csp_hash(text: str) -> str:
 
 
 def _asset(name: str) -> str:
-    return resources.files("ginlog.app").joinpath("page_assets", name).read_text(encoding="utf-8")
+    return resources.files("ginlog.app.pages").joinpath("page_assets", name).read_text(encoding="utf-8")
 
 
 def _nice_step(top: int) -> int:

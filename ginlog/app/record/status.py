@@ -1,7 +1,7 @@
 """The recorder's status line: whose turn, the phase, the stock, the score, in one line.
 
 Pure and shown (:func:`ginlog.text.shown`): names come from the record.
-It is the bottom toolbar at a terminal (:mod:`ginlog.app.prompt`), so the
+It is the bottom toolbar at a terminal (:mod:`ginlog.app.record.prompt`), so the
 table can glance at it instead of asking for ``table``.
 
 >>> from ginlog.game.rules import preset
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ginlog.app.views import score_line, winner_name
+from ginlog.app.views.match import score_line, winner_name
 from ginlog.play.state import MatchState
 from ginlog.text import shown
 

@@ -3,8 +3,8 @@
 It resumes whatever the file holds, says whose turn it is and what they may
 do, and takes one entry at a time. Each entry is checked by the reducer
 before anything is written; a refused entry writes nothing. Lines come from
-a :data:`~ginlog.app.prompt.ReadLine`: a real line editor at a terminal
-(:class:`~ginlog.app.prompt.LineEditor`), plain lines from a pipe (then it
+a :data:`~ginlog.app.record.prompt.ReadLine`: a real line editor at a terminal
+(:class:`~ginlog.app.record.prompt.LineEditor`), plain lines from a pipe (then it
 answers every proposal with yes and exits 1 if any entry was refused, so a
 script notices), or whatever a test passes in.
 
@@ -20,12 +20,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from ginlog.app.completion import AFTER_WORDS, ENTRY_WORDS
-from ginlog.app.entry import parse_entry
-from ginlog.app.prompt import ReadLine, piped, yes_no
-from ginlog.app.rematch import start_rematch
-from ginlog.app.undoing import reopen_question, reopens, undone_text
-from ginlog.app.views import describe, hand_summary, named, pretty, score_line, table_text, winner_name
+from ginlog.app.record.completion import AFTER_WORDS, ENTRY_WORDS
+from ginlog.app.record.entry import parse_entry
+from ginlog.app.record.prompt import ReadLine, piped, yes_no
+from ginlog.app.record.rematch import start_rematch
+from ginlog.app.record.undoing import reopen_question, reopens, undone_text
+from ginlog.app.views.match import describe, hand_summary, named, pretty, score_line, table_text, winner_name
 from ginlog.errors import Conflict, GinlogError
 from ginlog.game.seats import Seat
 from ginlog.log.events import Correction, Event, HandShown
@@ -148,7 +148,7 @@ class Recorder:
 
     def line_editor(self, path: str) -> tuple[ReadLine, ReadLine]:
         """The terminal's line editor for ``path``, its history kept beside the match file."""
-        from ginlog.app.prompt import LineEditor, history_path
+        from ginlog.app.record.prompt import LineEditor, history_path
 
         editor = LineEditor(self.state, history=history_path(path), words=self.words)
         return editor.read_line, editor.ask

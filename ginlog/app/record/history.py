@@ -1,6 +1,6 @@
 """The recorder's history file: read from its tail only, never through a link, appended without following one.
 
-The file (``.NAME.history`` beside a match, :func:`ginlog.app.prompt.history_path`)
+The file (``.NAME.history`` beside a match, :func:`ginlog.app.record.prompt.history_path`)
 is in prompt_toolkit's ``FileHistory`` format, so a history written by either
 reads in the other: each entry is a ``# date`` line, then its lines each
 behind a ``+``. ``FileHistory`` itself reads the whole file into memory and

@@ -34,7 +34,7 @@ from typing import Any, Final
 
 import attrs
 
-from ginlog.app.paths import iter_paths
+from ginlog.app.check.paths import iter_paths
 from ginlog.errors import GinlogError, one_line, place
 
 __all__ = [
@@ -166,7 +166,7 @@ def _count(items: Iterable[str]) -> dict[str, int]:
 def audit_paths(
     paths: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS
 ) -> Iterator[FileAudit]:
-    """Audit files, folders and globs (:func:`~ginlog.app.paths.iter_paths`) in order, one verdict at a time.
+    """Audit files, folders and globs (:func:`~ginlog.app.check.paths.iter_paths`) in order, one verdict at a time.
 
     What cannot be searched is a failed verdict in its place among the files.
     """
