@@ -1,7 +1,7 @@
 """Commands that check many files: ``validate`` and ``audit``.
 
 The verdicts and the summary are :mod:`ginlog.app.check.audit`'s; the tables are
-:mod:`ginlog.app.views.render`'s; here they are printed as they come (an audit of
+:mod:`ginlog.app.check.report`'s; here they are printed as they come (an audit of
 any number of files keeps one verdict at a time; ``--json`` writes its
 ``files`` array one file at a time, the summary after it), with the exit
 code: 1 if any file is invalid or cannot be read, or if there was no file at
@@ -121,7 +121,7 @@ def _print_audit(
     from rich.markup import escape
 
     from ginlog.app.shell.progress import progress, shows
-    from ginlog.app.views.render import audit_report
+    from ginlog.app.check.report import audit_report
 
     out = console()
     # Warnings go to standard output; while a progress bar runs on a terminal that is also standard

@@ -1,4 +1,4 @@
-"""The score sheet and the audit summary as rich renderables, for a console to print.
+"""The audit's summary as rich renderables, for a console to print.
 
 Kept apart from the command line so the CLI only parses, calls, prints and
 exits. Nothing here is markup: record text (names, title, reasons, errors)
