@@ -29,7 +29,7 @@ _EXPORTS = {
     "min_deadwood": "game.melds",
     "best_arrangement": "game.melds",
     "best_discard": "game.melds",
-    "best_defence": "game.melds",
+    "best_defence": "game.layoffs",
 }
 
 __all__ = ["__version__", *_EXPORTS]
@@ -37,7 +37,8 @@ __all__ = ["__version__", *_EXPORTS]
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.game.cards import Card, parse_card, parse_cards
     from ginlog.errors import GinlogError
-    from ginlog.game.melds import Arrangement, Meld, best_arrangement, best_defence, best_discard, min_deadwood
+    from ginlog.game.layoffs import best_defence
+    from ginlog.game.melds import Arrangement, Meld, best_arrangement, best_discard, min_deadwood
 
 
 def __getattr__(name: str) -> Any:

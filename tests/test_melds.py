@@ -11,14 +11,12 @@ import pytest
 
 from ginlog.game.cards import Card, parse_card, parse_cards
 from ginlog.errors import CardError, MeldError
+from ginlog.game.layoffs import Defence, best_defence, check_layoffs
 from ginlog.game.melds import (
-    Defence,
     Meld,
     best_arrangement,
-    best_defence,
     best_discard,
     check_arrangement,
-    check_layoffs,
     is_big_gin,
     is_meld,
     layoff_fits,

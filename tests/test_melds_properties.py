@@ -27,14 +27,12 @@ from hypothesis import strategies as st
 
 from ginlog.game.cards import Card, parse_cards
 from ginlog.errors import MeldError
+from ginlog.game.layoffs import Defence, best_defence, check_layoffs
 from ginlog.game.melds import (
-    Defence,
     Meld,
     best_arrangement,
-    best_defence,
     best_discard,
     check_arrangement,
-    check_layoffs,
     is_big_gin,
     min_deadwood,
 )

@@ -12,7 +12,8 @@ import attrs
 
 from ginlog.errors import GinlogError, MeldError
 from ginlog.game.cards import Card, cards_mask, mask_cards
-from ginlog.game.melds import Arrangement, Meld, best_arrangements, best_defence, check_arrangement, check_layoffs
+from ginlog.game.layoffs import best_defence, check_layoffs
+from ginlog.game.melds import Arrangement, Meld, best_arrangements, check_arrangement
 from ginlog.game.scoring import HandResult, check_hand_points, price_hand
 from ginlog.game.seats import OTHER, Seat, seat_of
 from ginlog.log.events import HandResultOnly, HandShown, HandVoid

@@ -1439,7 +1439,7 @@ def _c_layoff_after_gin(m: Match, rng: random.Random) -> Iterator[Cand]:
 
 
 def _c_bad_layoff(m: Match, rng: random.Random) -> Iterator[Cand]:
-    from ginlog.game.melds import check_layoffs
+    from ginlog.game.layoffs import check_layoffs
 
     for k, tl, nxt in _shows(m, "defend"):
         h = tl.state.hand
