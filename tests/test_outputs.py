@@ -58,15 +58,15 @@ def test_an_old_export_or_page_is_replaced(played: Path) -> None:
     assert exe("html", played, "-o", page).returncode == 0 and "<p>old</p>" not in page.read_text(encoding="utf-8")
 
 
-def test_a_link_to_a_record_is_replaced_not_followed(played: Path) -> None:
-    """``-o LINK`` (to a record the command does not read) replaces the link; the record is untouched."""
+def test_a_link_at_the_target_is_refused_and_the_record_behind_it_untouched(played: Path) -> None:
+    """``-o LINK`` (to a record the command does not read): neither through nor over a link (exit 2, one line)."""
     other = played.with_name("other.jsonl")
     other.write_bytes(played.read_bytes())
     link = played.with_name("link.csv")
     os.symlink(other, link)
-    assert exe("export", played, "-o", link).returncode == 0
-    assert other.read_bytes() == played.read_bytes() and not link.is_symlink()
-    assert link.read_text(encoding="utf-8").startswith("file,")
+    run = exe("export", played, "-o", link)
+    assert run.returncode == 2 and "symbolic link" in run.stderr and len(run.stderr.splitlines()) == 1
+    assert other.read_bytes() == played.read_bytes() and link.is_symlink()
 
 
 @pytest.mark.parametrize("command", [["html", "{dir}", "-o", "-"], ["import", "openspiel", "{rec}", "-o", "-"]])

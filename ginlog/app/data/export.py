@@ -39,6 +39,7 @@ Values are the record's own text (an export is data, not display).
 from __future__ import annotations
 
 import csv
+import io
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -151,7 +152,7 @@ def _pyarrow() -> Any:
 class ParquetWriter:
     """Rows as a Parquet file (pyarrow), typed columns (int64 for the numbers, string for the rest), zstd."""
 
-    def __init__(self, path: str, row_group: int = ROW_GROUP) -> None:
+    def __init__(self, path: str | IO[bytes], row_group: int = ROW_GROUP) -> None:
         pa = _pyarrow()
         self._pa = pa
         self.schema = pa.schema([(c, pa.int64() if c in _INTS else pa.string()) for c in COLUMNS])
@@ -194,13 +195,11 @@ class Export:
     def finish(self) -> None:
         self.writer.close()
         if self._stream is not None and self._output is not None:
-            self._stream.close()
+            self._stream.flush()  # the text layer's last bytes, into the file the Replacement owns and closes
         if self._output is not None:
             self._output.done()
 
     def abandon(self) -> None:
-        if self._stream is not None and self._output is not None:
-            self._stream.close()
         if self._output is not None:
             self._output.abandon()
 
@@ -217,12 +216,16 @@ def open_writer(format: Format, output: str | None) -> Export:
             raise ValueError("parquet is written to a file: give -o FILE")
         _pyarrow()
         out = Replacement(output)
-        return Export(ParquetWriter(out.tmp), out, None)
+        try:
+            return Export(ParquetWriter(out.file), out, None)
+        except BaseException:
+            out.abandon()
+            raise
     if output is None:
         stream: IO[str] = sys.stdout
         target = None
     else:
         target = Replacement(output)
-        stream = open(target.tmp, "w", encoding="utf-8", newline="")
+        stream = io.TextIOWrapper(target.file, encoding="utf-8", newline="", write_through=False)
     writer: RowWriter = CsvWriter(stream) if format == "csv" else JsonlWriter(stream)
     return Export(writer, target, stream if target is not None else None)

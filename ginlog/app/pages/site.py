@@ -24,11 +24,17 @@ so memory does not grow with the number of files.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import hashlib
 import html
+import io
+import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -43,11 +49,13 @@ from ginlog.text import shown
 
 from ginlog.match.dated import DatedSteps
 from ginlog.app.pages.page import Verdict, csp_hash, match_page
-from ginlog.app.shell.outputs import Replacement, refuse_record, write_whole
+from ginlog.app.shell.outputs import LinkInTheWay, RecordInTheWay, Replacement, is_match_record, write_whole
 from ginlog.app.pages.page_data import read_steps
 from ginlog.app.data.stats import MatchSummary, Standings, failed, summarise
 
-__all__ = ["page_name", "SiteEntry", "read_entry", "build_site", "index_row", "index_page", "INDEX_CSS"]
+__all__ = [
+    "page_name", "SiteEntry", "read_entry", "build_site", "index_row", "index_page", "INDEX_CSS", "SiteFolder", "MANIFEST",
+]
 
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -177,15 +185,6 @@ def index_page(title: str, standings: Standings, rows: IO[str], counts: tuple[in
     )
 
 
-def _write(path: Path, text: str) -> None:
-    """``text`` put in place whole (written beside ``path``, then renamed): a failure leaves no temporary file.
-
-    Never over a match record (:func:`ginlog.app.shell.outputs.refuse_record`).
-    """
-    refuse_record(str(path))
-    write_whole(str(path), text.encode("utf-8"))
-
-
 def build_site(
     files: Iterable[str | GinlogError],
     root: str,
@@ -199,35 +198,144 @@ def build_site(
     ``done`` is called with each file's summary as soon as its page is
     written (for a progress bar, and to list the invalid files). Returns
     the standings (their ``valid`` and ``invalid`` counts too).
+
+    The site's folder and its ``matches/`` are entered without following a
+    link (:class:`SiteFolder`); every file goes in through
+    :class:`~ginlog.app.shell.outputs.Replacement`, never over a match record;
+    the pages of matches no longer among the inputs are removed at the end
+    (the manifest says which pages this site wrote), and nothing else is.
     """
-    folder = Path(site)
-    refuse_record(str(folder / "index.html"))  # before any page is made (written over only if no record)
-    pages = folder / "matches"
-    pages.mkdir(parents=True, exist_ok=True)
-    standings = Standings()
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as rows:
-        for item in files:
-            if isinstance(item, GinlogError):
-                entry = SiteEntry(failed(item), None, item.one_line())
-                href = None
-            else:
-                entry = read_entry(item)
-                href = None
-                if entry.page is not None:
-                    name = page_name(item, root)
-                    _write(pages / name, entry.page)
-                    href = f"matches/{name}"
-            standings.add(entry.summary)
-            rows.write(index_row(entry, href))
-            if done is not None:
-                done(entry.summary)
-        rows.seek(0)
-        index = Replacement(str(folder / "index.html"))
-        try:
-            with open(index.tmp, "w", encoding="utf-8") as out:
+    with SiteFolder(site) as folder:
+        standings = Standings()
+        written: list[str] = []
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as rows:
+            for item in files:
+                if isinstance(item, GinlogError):
+                    entry = SiteEntry(failed(item), None, item.one_line())
+                    href = None
+                else:
+                    entry = read_entry(item)
+                    href = None
+                    if entry.page is not None:
+                        name = page_name(item, root)
+                        write_whole(name, entry.page.encode("utf-8"), dir_fd=folder.matches)
+                        written.append(name)
+                        href = f"matches/{name}"
+                standings.add(entry.summary)
+                rows.write(index_row(entry, href))
+                if done is not None:
+                    done(entry.summary)
+            rows.seek(0)
+            with Replacement("index.html", dir_fd=folder.fd) as index:
+                out = io.TextIOWrapper(index.file, encoding="utf-8")
                 index_page(title, standings, rows, (standings.valid, standings.invalid), out)
-            index.done()
-        except BaseException:
-            index.abandon()
-            raise
+                out.flush()
+                out.detach()  # the file stays the Replacement's to put in place
+        folder.keep(written)
     return standings
+
+
+#: The manifest: which pages this site wrote (so a rebuild removes those of matches gone since, and nothing else).
+MANIFEST: Final = ".ginlog-site.json"
+#: A page's name as :func:`page_name` makes it.
+_PAGE: Final = re.compile(r"\A[A-Za-z0-9_-]{1,40}-[0-9a-f]{10}\.html\Z")
+#: The mark every replay page carries near its top.
+_MARK: Final = b'<meta name="generator" content="ginlog '
+
+
+class SiteFolder:
+    """A site's folder and its ``matches/``, opened without following links and locked while a build runs.
+
+    The folder the user named may sit under links (they are followed up to
+    it); the folder itself and ``matches/`` must not be links, or the build
+    stops before writing anything (a planted ``SITE/matches`` link would
+    send pages anywhere). A second build of the same site waits for none:
+    it stops, since the first one's pages are not yet all written.
+    :meth:`keep` writes the manifest and removes the pages the last build
+    wrote that this one did not.
+    """
+
+    def __init__(self, site: str) -> None:
+        self.site = site
+        self.fd = _enter(site, None, site)
+        try:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                raise BlockingIOError(errno.EWOULDBLOCK, "another ginlog is writing this site", site) from None
+            if is_match_record("index.html", dir_fd=self.fd):  # before any page is made
+                index = os.path.join(site, "index.html")
+                raise RecordInTheWay(errno.EEXIST, f"{index} is a match record: ginlog never writes over one")
+            self.matches = _enter("matches", self.fd, os.path.join(site, "matches"))
+        except BaseException:
+            os.close(self.fd)
+            raise
+        self._before = self._manifest()
+
+    def _manifest(self) -> list[str]:
+        try:
+            fd = os.open(MANIFEST, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=self.fd)
+        except OSError:
+            return []
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return []
+            data = json.loads(os.read(fd, 64 << 20))
+        except (OSError, ValueError):
+            return []
+        finally:
+            os.close(fd)
+        pages = data.get("pages") if isinstance(data, dict) else None
+        return [p for p in pages if isinstance(p, str) and _PAGE.match(p)] if isinstance(pages, list) else []
+
+    def keep(self, written: list[str]) -> list[str]:
+        """Record ``written`` as the site's pages; remove the earlier build's others (the names removed)."""
+        keep = set(written)
+        removed = [name for name in self._before if name not in keep and _remove_page(name, self.matches)]
+        body = json.dumps({"ginlog_site": 1, "pages": sorted(keep)}, indent=0).encode("utf-8")
+        write_whole(MANIFEST, body + b"\n", dir_fd=self.fd)
+        return removed
+
+    def __enter__(self) -> SiteFolder:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for fd in (self.matches, self.fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def _enter(name: str, dir_fd: int | None, shown_as: str) -> int:
+    """Open (making it if need be) the folder ``name`` without following a link at it."""
+    try:
+        os.mkdir(name, 0o777, dir_fd=dir_fd)
+    except FileExistsError:
+        pass
+    try:
+        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR) and os.path.islink(shown_as):
+            raise LinkInTheWay(errno.ELOOP, "is a symbolic link: ginlog does not write through one", shown_as) from None
+        raise
+
+
+def _remove_page(name: str, dir_fd: int) -> bool:
+    """Remove an old page only if it is surely one this site wrote: a regular file, not a link, one link,
+    ours, marked as a ginlog page, not a match record."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1 or st.st_uid != os.geteuid():
+            return False
+        if _MARK not in os.read(fd, 4096) or is_match_record(name, dir_fd=dir_fd):
+            return False
+    finally:
+        os.close(fd)
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except OSError:
+        return False
+    return True

@@ -13,9 +13,13 @@ writing nothing, when it is
 - one of the files the command reads (under any name: a link, ``./m.jsonl``,
   a hard link).
 
+- a symbolic link: ginlog writes neither through nor over one (the folders
+  the user named on the way to it are followed; the target is not).
+
 Anything else (last week's export, an old page) is replaced, as a person
-running a command again expects. A link that is not an input is replaced
-itself; what it points to is never written.
+running a command again expects, and it keeps its mode. How a file is put in
+place is :class:`Replacement`'s: an exclusive, no-follow temporary file
+beside it under an unpredictable name, renamed over it whole.
 
 >>> import os, tempfile
 >>> d = tempfile.mkdtemp()
@@ -31,14 +35,21 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import json
 import os
 import re
+import secrets
+import signal
 import stat
+import threading
 from collections.abc import Iterable
-from typing import Final
+from typing import IO, Final
 
-__all__ = ["is_match_record", "refusal", "folder_refusal", "RecordInTheWay", "refuse_record", "Replacement", "write_whole"]
+__all__ = [
+    "is_match_record", "refusal", "folder_refusal", "RecordInTheWay", "LinkInTheWay", "refuse_record", "Replacement",
+    "write_whole", "sweep",
+]
 
 #: How much of a file is read to find its first line: a match's first line (players, title, every knob) is short.
 SNIFF: Final = 64 * 1024
@@ -49,7 +60,7 @@ class RecordInTheWay(OSError):
     """A file a site would write is a match record, or cannot be checked (reported as a write that failed)."""
 
 
-def is_match_record(path: str) -> bool:
+def is_match_record(path: str, *, dir_fd: int | None = None) -> bool:
     """Whether ``path`` is a regular file (not through a link) whose first line that is not blank starts a match.
 
     Opened without blocking (a FIFO is not a record, and is not waited on)
@@ -57,7 +68,7 @@ def is_match_record(path: str) -> bool:
     one (:func:`refusal` refuses an unreadable regular file on its own).
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError:
         return False
     try:
@@ -97,14 +108,22 @@ def refusal(output: str, inputs: Iterable[str] = ()) -> str | None:
     for name in inputs:
         if st is not None and name != "-" and os.path.isfile(name) and _same(name, output):
             return f"{output} is {name}, which this command reads: give -o another file"
+    if st is not None and stat.S_ISLNK(st.st_mode):
+        return f"{output} is a symbolic link: ginlog writes neither through nor over one (give -o another file)"
     if regular and not os.access(output, os.R_OK):
         return f"{output} cannot be read, so it cannot be checked not to be a match record: give -o another file"
     return None
 
 
-def refuse_record(path: str) -> None:
-    """Raise :class:`RecordInTheWay` when :func:`refusal` refuses ``path`` (for a file a site writes)."""
-    why = refusal(path)
+def refuse_record(path: str, *, dir_fd: int | None = None) -> None:
+    """Raise :class:`RecordInTheWay` when ``path`` (in the folder ``dir_fd``, if given) is a match record
+    or a link (for a file a site writes)."""
+    if dir_fd is None:
+        why = refusal(path)
+    elif is_match_record(path, dir_fd=dir_fd):
+        why = f"{path} is a match record: ginlog never writes over one"
+    else:
+        why = None
     if why is not None:
         raise RecordInTheWay(errno.EEXIST, why)
 
@@ -123,28 +142,192 @@ def folder_refusal(output: str, what: str) -> str | None:
 
 
 class Replacement:
-    """A file written beside ``path`` (``PATH.tmpPID``) and renamed over it at the end, so no half file is
-    ever seen; :meth:`abandon` removes it (a failed write leaves nothing behind). Every ``-o`` writes so."""
+    """A file written beside its target under an unpredictable name, then renamed over it whole.
 
-    def __init__(self, path: str) -> None:
+    The temporary file is made with an exclusive, no-follow create
+    (``O_CREAT | O_EXCL | O_NOFOLLOW``) in the target's own folder, named
+    ``.NAME.ginlog-<16 hex>.tmp``, so a link planted at a guessed name is
+    never opened, let alone written through, and two runs never share one.
+    It is locked (``flock``) while it is written: a later run that finds it
+    knows it is live. :meth:`done` gives it the mode of the file it replaces
+    (a ``0600`` export stays ``0600``; a new file gets ``0666`` less the
+    umask), checks once more that the target is not a match record, and
+    renames it into place; :meth:`abandon` removes it. SIGTERM and SIGHUP
+    while it is open remove it too (:func:`_on_signal`), and Ctrl-C reaches
+    the caller's ``except``. What a SIGKILL leaves is recognisable by name
+    and removed by the next run to the same target (:func:`sweep`).
+
+    ``dir_fd`` names the folder by an open descriptor (a site's pages are
+    written relative to the folders it opened without following links);
+    without it, the folder of ``path`` is opened (the user's own folders
+    followed: only the target itself is never a link).
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> out = Replacement(os.path.join(d, "hands.csv"))
+    >>> _ = out.file.write(b"file,match\\n")
+    >>> out.done()
+    >>> sorted(os.listdir(d)), oct(os.stat(os.path.join(d, "hands.csv")).st_mode & 0o777) == oct(0o666 & ~_umask())
+    (['hands.csv'], True)
+    """
+
+    def __init__(self, path: str, *, dir_fd: int | None = None) -> None:
         self.path = path
-        self.tmp = f"{path}.tmp{os.getpid()}"
+        self.name = os.path.basename(path) if dir_fd is None else path
+        if not self.name or self.name in (".", ".."):
+            raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", path)
+        own_fd = dir_fd is None
+        self._dir_fd = os.open(os.path.dirname(path) or ".", _DIR_FLAGS) if dir_fd is None else dir_fd
+        self._own_fd = own_fd
+        try:
+            _refuse_link(self.name, self._dir_fd, path)
+            sweep(self.name, self._dir_fd)
+            self.tmp = f".{self.name[:_STEM]}.ginlog-{secrets.token_hex(8)}.tmp"
+            fd = os.open(self.tmp, _CREATE, 0o600, dir_fd=self._dir_fd)
+        except BaseException:
+            if own_fd:
+                os.close(self._dir_fd)
+            raise
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        self.file: IO[bytes] = os.fdopen(fd, "wb")
+        _LIVE.add(self)
+        _arm()
 
     def done(self) -> None:
-        os.replace(self.tmp, self.path)
+        """Put the file in place (its mode the replaced file's), or raise ``OSError`` having removed it."""
+        try:
+            self.file.flush()
+            try:
+                st = os.stat(self.name, dir_fd=self._dir_fd, follow_symlinks=False)
+                mode = stat.S_IMODE(st.st_mode) if stat.S_ISREG(st.st_mode) else 0o666 & ~_umask()
+            except FileNotFoundError:
+                mode = 0o666 & ~_umask()
+            os.fchmod(self.file.fileno(), mode)
+            _refuse_link(self.name, self._dir_fd, self.path)
+            if is_match_record(self.name, dir_fd=self._dir_fd):
+                raise RecordInTheWay(errno.EEXIST, f"{self.path} is a match record: ginlog never writes over one")
+            os.replace(self.tmp, self.name, src_dir_fd=self._dir_fd, dst_dir_fd=self._dir_fd)
+        except BaseException:
+            self.abandon()
+            raise
+        self._close()
 
     def abandon(self) -> None:
+        """Remove the temporary file (nothing of this write is left)."""
         with contextlib.suppress(OSError):
-            os.unlink(self.tmp)
+            os.unlink(self.tmp, dir_fd=self._dir_fd)
+        self._close()
+
+    def _close(self) -> None:
+        _LIVE.discard(self)
+        with contextlib.suppress(OSError):
+            self.file.close()
+        if self._own_fd:
+            self._own_fd = False
+            with contextlib.suppress(OSError):
+                os.close(self._dir_fd)
+
+    def __enter__(self) -> Replacement:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is None:
+            self.done()
+        else:
+            self.abandon()
 
 
-def write_whole(path: str, data: bytes) -> None:
+def write_whole(path: str, data: bytes, *, dir_fd: int | None = None) -> None:
     """``data`` put in place at ``path`` whole (:class:`Replacement`), or an ``OSError`` and nothing left."""
-    out = Replacement(path)
+    with Replacement(path, dir_fd=dir_fd) as out:
+        out.file.write(data)
+
+
+#: Open a folder to write in (the user's folders are followed).
+_DIR_FLAGS: Final = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+#: Create a temporary file: never an existing name, never through a link.
+_CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+#: How much of the target's name a temporary file's name keeps (NAME_MAX is 255).
+_STEM: Final = 200
+_LEFTOVER: Final = re.compile(r"\A\.(?P<stem>.+)\.ginlog-[0-9a-f]{16}\.tmp\Z", re.S)
+_LIVE: set[Replacement] = set()
+_ARMED: list[bool] = []
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _refuse_link(name: str, dir_fd: int, path: str) -> None:
+    """A link at the target is refused: ginlog writes neither through nor over one."""
     try:
-        with open(out.tmp, "wb") as fh:
-            fh.write(data)
-        out.done()
-    except BaseException:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        raise LinkInTheWay(errno.ELOOP, "is a symbolic link: ginlog writes neither through nor over one", path)
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", path)
+
+
+class LinkInTheWay(OSError):
+    """The target of an output (or a folder a site enters) is a symbolic link."""
+
+
+def sweep(name: str, dir_fd: int) -> list[str]:
+    """Remove what earlier runs to ``name`` left behind (killed by SIGKILL or a power cut); the names removed.
+
+    A leftover is removed only if it is ours beyond doubt: named
+    ``.NAME.ginlog-<16 hex>.tmp`` for this target, a regular file (not a
+    link) with one link, owned by this user, not a match record, and not
+    locked by a live run. Anything else is left where it is.
+    """
+    removed: list[str] = []
+    stem = name[:_STEM]
+    try:
+        entries = os.listdir(dir_fd)
+    except OSError:
+        return removed
+    for entry in entries:
+        m = _LEFTOVER.match(entry)
+        if m is None or m["stem"] != stem:
+            continue
+        try:
+            fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
+        except OSError:
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_nlink != 1 or st.st_uid != os.geteuid():
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                continue  # a live run is writing it
+            if is_match_record(entry, dir_fd=dir_fd):
+                continue
+            with contextlib.suppress(OSError):
+                os.unlink(entry, dir_fd=dir_fd)
+                removed.append(entry)
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _arm() -> None:
+    """Once a temporary file is open, SIGTERM and SIGHUP remove every live one before the process dies of them."""
+    if _ARMED or threading.current_thread() is not threading.main_thread():
+        return
+    _ARMED.append(True)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _on_signal)
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    for out in list(_LIVE):
         out.abandon()
-        raise
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
