@@ -167,7 +167,7 @@ def test_the_first_line_a_process_reads_has_its_ts_checked() -> None:
         "    print(exc.rule, exc.message)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.startswith("event ts must be a UTC time")
+    assert out.startswith("timestamp ts must be a UTC time")
 
 
 @pytest.mark.parametrize("name", ["\rev", "a\nb", "x\u2028y", "tab\there", "z" * 200])

@@ -42,7 +42,8 @@ from ginlog import __version__
 from ginlog.game.cards import DECK, Card, parse_card
 from ginlog.errors import EventError
 from ginlog.game.rules import Rules, rules_from_dict, rules_to_dict
-from ginlog.log.format import MAX_SEQ
+from ginlog.log import times
+from ginlog.log.format import MAX_SEQ, short_repr
 from ginlog.log.versioning import newer_version
 from ginlog.numbers import InRange
 from ginlog.text import MAX_NAME, check_kept_players
@@ -84,13 +85,8 @@ __all__ = [
 #: The version of the event schema this code writes.
 SCHEMA_VERSION: Final = 2
 ENVELOPE_KEYS: Final = frozenset({"seq", "ts", "type", "v", "prev"})
-#: A UTC timestamp: month 01-12, day 01-31, hour 00-23, minutes and seconds
-#: 00-59, up to microseconds. The JSON Schema uses this same text.
-TS_PATTERN: Final = (
-    r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
-    r"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,6})?Z"
-)
-_TS_RE: Final = re.compile(TS_PATTERN + r"\Z")
+#: A UTC timestamp as the writer writes it (:mod:`ginlog.log.times`: one rule both ways); the JSON Schema uses it.
+TS_PATTERN: Final = times.TS_PATTERN
 
 Cards: TypeAlias = tuple[Card, ...]
 MAX_TEXT = 2000
@@ -646,8 +642,12 @@ class LineDecoder:
         if type(v) is not int:
             raise EventError("the line has no schema version 'v'", rule="event")
         if ts != self._last_ts:
-            if type(ts) is not str or not _TS_RE.match(ts):
-                raise EventError(f"ts must be a UTC time like 2026-11-29T19:56:25.123Z, got {ts!r}", rule="event")
+            if not times.valid_ts(ts):
+                raise EventError(
+                    f"ts must be a UTC time as ginlog writes it, like {times.TS_EXAMPLE} (a real date, years"
+                    f" {times.FIRST_YEAR}-{times.LAST_YEAR}, milliseconds), got {short_repr(ts)}",
+                    rule="timestamp",
+                )
             self._last_ts = ts
         if v == SCHEMA_VERSION:
             cls = EVENT_TYPES.get(type_)

@@ -23,13 +23,13 @@ import hashlib
 import json
 import math
 import re
-import time
 from collections.abc import Mapping
 from typing import Any, Final
 
 import attrs
 
 from ginlog.errors import MalformedLine, StoreError
+from ginlog.log.times import now_ts, valid_ts
 from ginlog.text import has_lone_surrogate
 
 __all__ = [
@@ -57,7 +57,6 @@ ENVELOPE_KEYS: Final = ("seq", "ts", "type", "v", "prev")
 MAX_SEQ: Final = 10**15
 
 _SHOW: Final = 60
-_TS_RE: Final = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 _DIGEST_RE: Final = re.compile(r"[0-9a-f]{64}")
 
 
@@ -101,16 +100,6 @@ def digest(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def now_ts() -> str:
-    """The current UTC time as the envelope writes it, to the millisecond.
-
-    Millisecond precision and a ``Z`` keep timestamps short and sortable as text:
-    ``now_ts()`` -> ``'2026-11-29T19:56:25.123Z'``.
-    """
-    ms = time.time_ns() // 1_000_000
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
-
-
 def encode(
     seq: int,
     ts: str,
@@ -135,7 +124,7 @@ def encode(
     """
     if not is_int(seq) or seq < 1:
         raise StoreError(f"seq must be a positive integer, not {seq!r}", rule="envelope")
-    if not isinstance(ts, str) or not _TS_RE.fullmatch(ts) or not _valid_ts(ts):
+    if not valid_ts(ts):
         raise StoreError(
             f"ts must be a UTC time like 2026-11-29T19:56:25.123Z, not {short_repr(ts)}",
             rule="envelope",
@@ -298,23 +287,3 @@ def short_repr(value: object) -> str:
     text = repr(value)
     return text if len(text) <= _SHOW else text[: _SHOW - 3] + "..."
 
-
-_DAYS: Final = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def _valid_ts(ts: str) -> bool:
-    """Whether a ``YYYY-MM-DDTHH:MM:SS.mmmZ`` text (already shaped by a regex) is a real time.
-
-    Plain arithmetic, not ``datetime.strptime``, which would cost a scripted
-    ``ginlog play`` the import of ``_strptime``, ``locale`` and ``calendar``.
-
-    >>> _valid_ts("2028-02-29T23:59:59.999Z"), _valid_ts("2026-02-29T00:00:00.000Z")
-    (True, False)
-    """
-    year, month, day = int(ts[0:4]), int(ts[5:7]), int(ts[8:10])
-    if not 1 <= month <= 12 or day < 1:
-        return False
-    leap = month == 2 and year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    if day > _DAYS[month - 1] + leap:
-        return False
-    return int(ts[11:13]) < 24 and int(ts[14:16]) < 60 and int(ts[17:19]) < 60

@@ -41,7 +41,9 @@ from typing import Final, TypeAlias
 
 from ginlog.errors import EventError
 from ginlog.game.cards import DECK, Card
+from ginlog.log import times
 from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown
+from ginlog.log.times import valid_ts_bytes
 
 __all__ = ["BodyKey", "KnownBodies", "KNOWN_SIZE"]
 
@@ -54,13 +56,9 @@ BodyKey: TypeAlias = tuple[bytes, bytes]
 #: How many bodies a :class:`KnownBodies` remembers at most (then it starts again).
 KNOWN_SIZE: Final = 4096
 
-_TS_SHAPE: Final = (
-    rb"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])"
-    rb"T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]\.[0-9]{3}Z"
-)
-#: A time as :func:`~ginlog.log.format.now_ts` writes it, checked as strictly as
-#: the event layer checks one (a real month, day, hour...), so what this accepts it accepts.
-_CANONICAL_TS: Final = re.compile(_TS_SHAPE).fullmatch
+#: A time as :func:`~ginlog.log.times.now_ts` writes it (:mod:`ginlog.log.times`: the one rule), so what the
+#: fast path accepts the event layer accepts; the days of the month are checked apart (:func:`valid_ts_bytes`).
+_TS_SHAPE: Final = times.TS_PATTERN.encode("ascii")
 #: A line as :func:`~ginlog.log.format.encode` writes it: groups seq, the ``type``
 #: and ``v`` between the time and ``prev``, prev, and what follows prev (the
 #: fields and the closing brace); groups 2 and 4 are its body key.
@@ -170,7 +168,7 @@ class KnownBodies:
                 starts = map(_START, range(seq + at, seq + upto))
                 wrong += itertools.compress(range(at, upto), map(operator.not_, map(bytes.startswith, span, starts)))
             at = upto
-        bad = {stamp for stamp in set(stamps) if _CANONICAL_TS(stamp) is None}
+        bad = {stamp for stamp in set(stamps) if not valid_ts_bytes(stamp)}
         rejected = set(wrong)  # an envelope that is not right: whatever the body, the line is read in full
         if bad:
             rejected.update(i for i, stamp in enumerate(stamps) if stamp in bad)
