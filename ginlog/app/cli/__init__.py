@@ -24,6 +24,7 @@ __all__ = ["main", "build_app", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
 
 def main() -> None:
     """Entry point of the ``ginlog`` executable."""
+    _reopen_closed_streams()
     for stream in (sys.stdout, sys.stderr):
         # A standard output that cannot hold a suit or a name (PYTHONIOENCODING=ascii:strict, a C locale) shows
         # it as a backslash escape rather than dying half-way through, after the events were written.
@@ -44,6 +45,16 @@ def main() -> None:
     except KeyboardInterrupt:  # nothing half-written: every append is one write
         sys.stderr.write("ginlog: interrupted\n")
         raise SystemExit(130) from None
+
+
+def _reopen_closed_streams() -> None:
+    """A standard stream the caller closed (``ginlog record m.jsonl <&-``) is the null device: no input is
+    the end of the input, and output with nowhere to go is dropped, never an ``AttributeError`` on None."""
+    import os
+
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
 
 
 def build_app() -> Any:
