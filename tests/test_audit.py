@@ -293,14 +293,14 @@ def test_an_unreadable_folder_or_sub_folder_is_an_error(tmp_path: Path, match: P
     club = tmp_path / "club"
     (club / "locked").mkdir(parents=True)
     shutil.copy(match, club / "a.jsonl")
-    real = os.scandir
+    real = os.open
 
-    def scandir(path: Any) -> Any:
-        if os.path.basename(str(path)) in ("locked", "shut"):
+    def open_(path: Any, flags: int, *args: Any, **kwargs: Any) -> Any:
+        if flags & os.O_DIRECTORY and os.path.basename(str(path)) in ("locked", "shut"):
             raise PermissionError(13, "Permission denied", str(path))
-        return real(path)
+        return real(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr(paths.os, "scandir", scandir)
+    monkeypatch.setattr(paths.os, "open", open_)
     files, problems = paths.expand_paths([str(club)])
     assert files == [str(club / "a.jsonl")]
     assert [(p.rule, p.path) for p in problems] == [("file", str(club / "locked"))]

@@ -40,6 +40,7 @@ pattern names them.
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 import stat
@@ -74,15 +75,66 @@ class _Walk:
         if not found and not quiet:
             yield StoreError("no match file (*.jsonl) in this folder or below it", rule="file", path=root)
 
-    def _search(self, folder: str) -> Iterator[str | GinlogError]:
+    def _search(self, root: str) -> Iterator[str | GinlogError]:
+        """Depth first, without recursion and through directory descriptors, so a tree of any depth is walked
+        (10,000 nested folders are; a file whose path is past the system's limit is one line saying so)."""
         try:
-            st = os.stat(folder)
+            fd = os.open(root, _DIR)
+        except OSError as exc:
+            yield _cannot(root, "read the folder", exc)
+            return
+        first = self._listing(root, fd)
+        if isinstance(first, GinlogError):
+            yield first
+            return
+        if first is None:
+            return
+        stack = [first]
+        try:
+            while stack:
+                top = stack[-1]
+                if not top.names:
+                    top.close()
+                    stack.pop()
+                    continue
+                name = top.names.pop()
+                path = os.path.join(top.path, name.rstrip("/"))
+                if not name.endswith("/"):
+                    if len(os.fsencode(path)) >= _PATH_MAX:
+                        yield StoreError(
+                            f"the path is {len(os.fsencode(path)):,} bytes long, past the system's limit"
+                            f" ({_PATH_MAX:,}): it cannot be opened by name; move the file nearer the top",
+                            rule="file", path=path,
+                        )
+                    elif os.path.normpath(path) not in self.named:
+                        yield path
+                    continue
+                child = top.open(name[:-1], path)
+                if isinstance(child, GinlogError):
+                    yield child
+                    continue
+                listing = self._listing(path, child)
+                if isinstance(listing, GinlogError):
+                    yield listing
+                elif listing is not None:
+                    if not any(n.endswith("/") for n in top.names):
+                        top.close()  # no sub-folder left to open from it: its descriptor is not needed
+                    stack.append(listing)
+        finally:
+            for frame in stack:
+                frame.close()
+
+    def _listing(self, path: str, fd: int) -> _Folder | GinlogError | None:
+        """The folder open at ``fd``, listed (None: searched already, a loop; the descriptor is closed then)."""
+        try:
+            st = os.fstat(fd)
             key = (st.st_dev, st.st_ino)
             if key in self.dirs:
-                return  # searched already: a loop, or a second way to the same folder
+                os.close(fd)
+                return None
             self.dirs.add(key)
             names: list[str] = []
-            with os.scandir(folder) as it:
+            with os.scandir(fd) as it:
                 for e in it:
                     try:
                         is_dir = e.is_dir()  # follows a link
@@ -93,15 +145,10 @@ class _Walk:
                     elif e.name.endswith(".jsonl"):
                         names.append(e.name)
         except OSError as exc:
-            yield _cannot(folder, "read the folder", exc)
-            return
-        names.sort()
-        for name in names:
-            path = os.path.join(folder, name.rstrip("/"))
-            if name.endswith("/"):
-                yield from self._search(path)
-            elif os.path.normpath(path) not in self.named:
-                yield path
+            os.close(fd)
+            return _cannot(path, "read the folder", exc)
+        names.sort(reverse=True)  # popped from the end: in order
+        return _Folder(path, fd, names)
 
     def file(self, path: str) -> Iterator[str]:
         key = os.path.normpath(path)
@@ -116,6 +163,42 @@ class _Walk:
                 pass
         self.named.add(key)
         yield path
+
+
+#: Open a folder to list it (a link to a folder is followed, as the walk follows symlinked sub-folders).
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+#: The longest path a file can be opened by (Linux's PATH_MAX, with its terminating NUL).
+_PATH_MAX = os.pathconf("/", "PC_PATH_MAX") if hasattr(os, "pathconf") else 4096
+
+
+class _Folder:
+    """A folder being walked: its path, its descriptor while a sub-folder may still be opened from it, and the
+    names left to walk (sorted, last first; a folder's name ends with ``/``)."""
+
+    __slots__ = ("path", "fd", "names")
+
+    def __init__(self, path: str, fd: int | None, names: list[str]) -> None:
+        self.path, self.fd, self.names = path, fd, names
+
+    def open(self, name: str, path: str) -> int | GinlogError:
+        """Open the sub-folder ``name``: through this folder's descriptor, or by path once it is closed."""
+        try:
+            if self.fd is not None:
+                return os.open(name, _DIR, dir_fd=self.fd)
+            if len(os.fsencode(path)) >= _PATH_MAX:
+                return StoreError("the folder's path is past the system's limit and cannot be opened", rule="file",
+                                  path=path)
+            return os.open(path, _DIR)
+        except OSError as exc:
+            if exc.errno == errno.EMFILE and self.fd is not None:  # too many open: go on by path
+                self.close()
+                return self.open(name, path)
+            return _cannot(path, "read the folder", exc)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
 
 
 def iter_paths(paths: Iterable[str]) -> Iterator[str | GinlogError]:
