@@ -39,7 +39,7 @@ from typing import Any, Final, TextIO
 import attrs
 
 from ginlog.game.cards import DECK, Card
-from ginlog.errors import GinlogError, ImportError_
+from ginlog.errors import ForeignRecordError, GinlogError
 from ginlog.log.events import (
     CardDiscarded,
     CardDrawn,
@@ -97,9 +97,9 @@ def _meld_table() -> dict[int, tuple[Card, ...]]:
 MELDS: Final = _meld_table()
 
 
-def _error(name: str, message: str, position: int | None = None, rule: str = "import") -> ImportError_:
+def _error(name: str, message: str, position: int | None = None, rule: str = "import") -> ForeignRecordError:
     where = f"action {position}: " if position is not None else ""
-    return ImportError_(f"{where}{message}", rule=rule, path=name)
+    return ForeignRecordError(f"{where}{message}", rule=rule, path=name)
 
 
 def parse_record(text: str, name: str = "<record>") -> tuple[dict[str, Any], tuple[int, ...], str]:
@@ -212,7 +212,7 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
         player = st.players[seat]
         phase = hand.phase
 
-        def bad(what: str) -> ImportError_:
+        def bad(what: str) -> ForeignRecordError:
             return _error(name, f"{a} is not legal here: {what}", pos, rule="action")
 
         if phase == "offer":
@@ -330,7 +330,7 @@ def import_files(files: Iterable[str], outdir: str | os.PathLike[str], err: Text
     """Import many records; a bad one is reported (one line) and the others go on. Returns (ok, failed).
 
     An output folder that cannot be made (something else by that name, a parent nobody
-    may write) is an :class:`~ginlog.errors.ImportError_` before any record is read.
+    may write) is an :class:`~ginlog.errors.ForeignRecordError` before any record is read.
     """
     try:
         os.makedirs(outdir, exist_ok=True)
