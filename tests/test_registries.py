@@ -22,7 +22,7 @@ import pytest
 
 from ginlog.app.data.formats import COLUMNS, FORMATS, INT_COLUMNS, Row, TextRows, export_format, formats_help
 
-from ginlog.errors import GinlogError
+from ginlog.errors import ForeignRecordError, GinlogError
 from ginlog.game.rules import preset
 from ginlog.log import registry
 from ginlog.log.events import (
@@ -298,3 +298,82 @@ def test_the_export_command_lists_the_registered_formats() -> None:
     result = CliRunner().invoke(build_app(), ["export", "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
     assert all(name in result.output for name in FORMATS), result.output
     assert formats_help() in " ".join(result.output.split())
+
+
+# ---------------------------------------------------------------------------
+# Importers
+
+
+def test_every_importer_module_registers_one_importer_with_its_command() -> None:
+    import pkgutil
+
+    import typer.main
+
+    import ginlog.app.importers as package
+    from ginlog.app.cli import build_app
+    from ginlog.app.importers.base import importers
+
+    registered_ = importers()
+    modules = {m.name for m in pkgutil.iter_modules(package.__path__)} - {"base"}
+    assert {cls.__module__.rsplit(".", 1)[1] for cls in registered_.values()} == modules
+    group = typer.main.get_command(build_app()).commands["import"]  # type: ignore[attr-defined]
+    assert set(group.commands) == set(registered_)
+
+
+def test_an_importer_that_cannot_read_is_refused() -> None:
+    from ginlog.app.importers.base import IMPORTERS, Importer, importer
+
+    class Half(Importer):
+        """Reads nothing."""
+
+        pattern = "*.half"
+
+    with pytest.raises(TypeError, match="leaves out read"):
+        importer("half")(Half)
+    assert "half" not in IMPORTERS
+
+
+def test_a_second_importer_is_one_class(tmp_path: Path) -> None:
+    """A toy engine's importer: its class alone gives ``ginlog import pad``, folders searched, files written."""
+    from typer.testing import CliRunner
+
+    from ginlog.app.cli.imports import import_app
+    from ginlog.app.importers.base import IMPORTERS, Importer, importer, read_record_text
+    from ginlog.log.events import Event
+
+    @importer("pad")
+    class Pad(Importer):
+        """A toy record: the seed of a simulated match.
+
+        Example: ginlog import pad pads/ -o imported/
+        """
+
+        pattern = "*.pad"
+
+        def read(self, path: str) -> list[Event]:
+            text = read_record_text(path)
+            if not text.isdigit():
+                raise ForeignRecordError(f"{text!r} is not a seed", rule="import", path=path)
+            return simulate_match(preset("standard"), seed=int(text), max_hands=1)
+
+    try:
+        (tmp_path / "pads").mkdir()
+        (tmp_path / "pads" / "one.pad").write_text("3")
+        (tmp_path / "pads" / "two.pad").write_text("x")
+        (tmp_path / "pads" / "skip.txt").write_text("4")
+        result = CliRunner().invoke(import_app(), ["pad", str(tmp_path / "pads"), "-o", str(tmp_path / "out")])
+        assert result.exit_code == 1 and isinstance(result.exception, SystemExit), result.output  # not a traceback
+        assert "two.pad: 'x' is not a seed [import]" in result.output  # one failed, said in one line; the other written
+        assert "imported 1 record(s)" in result.output
+        assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["one.jsonl"]
+    finally:
+        del IMPORTERS["pad"]
+
+
+def test_the_cli_does_not_load_the_importers_until_asked() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys; from ginlog.app.cli import build_app; build_app(); print('ginlog.play.reducer' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
