@@ -31,7 +31,7 @@ __all__ = [
     "IntegrityError",
     "TornTail",
     "Conflict",
-    "ImportError_",
+    "ForeignRecordError",
 ]
 
 
@@ -187,7 +187,7 @@ class Conflict(StoreError):
     default_rule = "conflict"
 
 
-class ImportError_(GinlogError):
+class ForeignRecordError(GinlogError):
     """A foreign record (OpenSpiel) could not be read or is not legal in its own game."""
 
     default_rule = "import"

@@ -1,10 +1,11 @@
-"""Events: one small frozen class per thing that happens at the table, and their JSON form.
+"""Events and their JSON form: the registry's derived sets, the strict converter, versions and the line decoder.
 
-A match file is a list of these, one JSON object a line. Each line also
-carries an *envelope*: ``seq`` (1, 2, 3, ...), ``ts`` (UTC time it was
-recorded), ``type`` (which event), ``v`` (the schema version it was written
-in) and ``prev`` (the SHA-256 of the previous line's bytes), followed by the
-event's own fields. Cards are their canonical text, players their names.
+A match file is a list of events (the classes: :mod:`ginlog.log.event_types`,
+re-exported here), one JSON object a line. Each line also carries an
+*envelope*: ``seq`` (1, 2, 3, ...), ``ts`` (UTC time it was recorded),
+``type`` (which event), ``v`` (the schema version it was written in) and
+``prev`` (the SHA-256 of the previous line's bytes), followed by the event's
+own fields. Cards are their canonical text, players their names.
 
 >>> ev = CardDiscarded(player="Ann", card=parse_card("7h"))
 >>> event_type(ev), event_fields(ev)
@@ -13,10 +14,16 @@ event's own fields. Cards are their canonical text, players their names.
 CardDrawn(player='Bob', source='stock', card=None)
 
 Each event type is declared once: its class, registered under its
-``type`` by :func:`registered` (the description is the docstring's first
-line), and a member of the :data:`Event` union (checked at import).
-:data:`EVENT_KINDS` lists them; everything else that must know every type is
-checked against it (see :func:`registered`).
+``type`` with its traits by :func:`~ginlog.log.registry.registered` (the
+description is the docstring's first line), and a member of the
+:data:`Event` union (checked at import). :data:`EVENT_KINDS` lists them;
+the sets of classes that code handles in bulk (:data:`BEGINS_HAND`,
+:data:`TAKES_BACK`, :data:`CHANGES_NOTHING`, :data:`MAY_FOLLOW_END`) are
+derived from the traits, and everything else that must know every type is
+checked against the registry (see :func:`~ginlog.log.registry.registered`).
+
+>>> sorted(k.__name__ for k in MAY_FOLLOW_END)
+['MatchAbandoned', 'Note']
 
 All (de)serialisation goes through one cattrs converter that is strict on
 purpose: a record is evidence, so ``"10"`` is not silently an int and an
@@ -33,30 +40,57 @@ import re
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Literal, TypeAlias, TypeVar
+from typing import Any, Final
 
 import attrs
 import cattrs
 
-from ginlog import __version__
-from ginlog.game.cards import DECK, Card, parse_card
 from ginlog.errors import EventError
+from ginlog.game.cards import DECK, Card, parse_card
 from ginlog.game.rules import Rules, rules_from_dict, rules_to_dict
+from ginlog.log.event_types import (
+    MAX_NAME,
+    MAX_TEXT,
+    BigGin,
+    CardDiscarded,
+    CardDrawn,
+    Cards,
+    Correction,
+    Event,
+    FirstDealer,
+    Gin,
+    HandDealt,
+    HandResultOnly,
+    HandShown,
+    HandVoid,
+    Knocked,
+    MatchAbandoned,
+    MatchStarted,
+    Note,
+    UpcardPassed,
+    _name,  # noqa: F401 - the field validators, here too for the schema tests that map them
+    _text,  # noqa: F401
+)
 from ginlog.log import times
-from ginlog.log.format import MAX_SEQ, short_repr
+from ginlog.log.format import ENVELOPE_KEYS, short_repr
+from ginlog.log.registry import EventKind, Traits, having, kinds, registered
 from ginlog.log.versioning import newer_version
-from ginlog.numbers import InRange
-from ginlog.text import MAX_NAME, check_kept_players
 
 __all__ = [
     "SCHEMA_VERSION",
     "MAX_NAME",
-    "ENVELOPE_KEYS",
+    "MAX_TEXT",
+    "Cards",
     "Event",
     "EVENT_TYPES",
     "EVENT_KINDS",
     "EventKind",
+    "Traits",
     "registered",
+    "BEGINS_HAND",
+    "TAKES_BACK",
+    "CHANGES_NOTHING",
+    "MAY_FOLLOW_END",
     "MatchStarted",
     "FirstDealer",
     "HandDealt",
@@ -84,252 +118,33 @@ __all__ = [
 
 #: The version of the event schema this code writes.
 SCHEMA_VERSION: Final = 2
-ENVELOPE_KEYS: Final = frozenset({"seq", "ts", "type", "v", "prev"})
+#: The envelope's keys as a set, to tell them from an event's own fields (their order: ``format.ENVELOPE_KEYS``).
+_ENVELOPE: Final = frozenset(ENVELOPE_KEYS)
 #: A UTC timestamp as the writer writes it (:mod:`ginlog.log.times`: one rule both ways); the JSON Schema uses it.
 TS_PATTERN: Final = times.TS_PATTERN
 
-Cards: TypeAlias = tuple[Card, ...]
-MAX_TEXT = 2000
-
-
-def _name(_i: object, a: attrs.Attribute[Any], v: str | None) -> None:
-    if v is not None and not (0 < len(v) <= MAX_NAME and v.strip() == v and v.isprintable()):
-        raise EventError(f"{a.name} must be a name of 1 to {MAX_NAME} printable characters, not {v!r}", rule="event")
-
-
-def _text(_i: object, a: attrs.Attribute[Any], v: str | None) -> None:
-    if v is not None and len(v) > MAX_TEXT:
-        raise EventError(f"{a.name} is longer than {MAX_TEXT} characters", rule="event")
-
-
-#: Deadwood on a score pad: ten cards leave at most 98, and the reducer says so
-#: (rule ``result``); the format takes up to 200 so that message can be given.
-_deadwood: Final = InRange(0, 200, EventError, "event")
-#: Claimed points: no hand scores anywhere near this under knobs in their ranges
-#: (deadwood 98 + a bonus of 1000, doubled), so a larger claim is not a pad's.
-_points: Final = InRange(0, 1_000_000, EventError, "event")
-#: ``correction.undoes`` names a seq, and no seq is beyond :data:`~ginlog.log.format.MAX_SEQ`.
-_seq: Final = InRange(1, MAX_SEQ, EventError, "event")
-
-
-class EventKind(typing.NamedTuple):
-    """One event type: the ``type`` its lines carry, its class, and one line saying what it records.
-
-    (A named tuple, not an attrs class: it is made at every start-up, where
-    each attrs class costs a ``compile``.)
-    """
-
-    name: str
-    cls: type
-    description: str
-
-
-_KINDS: list[EventKind] = []
-_C = TypeVar("_C", bound=type)
-
-
-def registered(name: str) -> Callable[[_C], _C]:
-    """Register an event class under the envelope ``type`` ``name``: the one place an event type is declared.
-
-    The description is the first line of the class's docstring. Everything
-    else that must know every event type is checked against this registry:
-    the :data:`Event` union (at import), the reducer's rules, the views'
-    words and the entry language (exhaustive ``match`` statements the type
-    checker proves), the JSON Schema (generated from it), and the README's
-    table and the schema examples (``tests/test_contract.py``).
-    """
-
-    def register(cls: _C) -> _C:
-        doc = (cls.__doc__ or "").strip()
-        if not doc:
-            raise TypeError(f"{cls.__name__} needs a docstring: its first line describes the event")
-        if any(k.name == name or k.cls is cls for k in _KINDS):
-            raise TypeError(f"event type {name!r} ({cls.__name__}) is registered twice")
-        _KINDS.append(EventKind(name, cls, doc.splitlines()[0]))
-        return cls
-
-    return register
-
-
-@registered("match_started")
-@attrs.frozen(kw_only=True)
-class MatchStarted:
-    """The first line of every match: who plays, under exactly which rules, recorded by what."""
-
-    players: tuple[str, str] = attrs.field(validator=attrs.validators.deep_iterable(_name))
-    rules: Rules
-    tool: str = f"ginlog {__version__}"
-    title: str | None = attrs.field(default=None, validator=_text)
-
-    def __attrs_post_init__(self) -> None:
-        # Each name as ginlog.text keeps it, and no two that could be taken for each
-        # other (rules "name", "name-clash"): a file from another program is held to
-        # what `ginlog new` writes. (The other events' names must be one of these.)
-        check_kept_players(self.players)
-
-
-@registered("first_dealer")
-@attrs.frozen(kw_only=True)
-class FirstDealer:
-    """Who deals the first hand, and how that was decided (``cut`` records both cut cards)."""
-
-    dealer: str = attrs.field(validator=_name)
-    how: Literal["cut", "agreed", "random"]
-    cuts: dict[str, Card] | None = None
-
-
-@registered("hand_dealt")
-@attrs.frozen(kw_only=True)
-class HandDealt:
-    """A new hand: dealer and upcard always; both hands and the stock order only where known."""
-
-    dealer: str = attrs.field(validator=_name)
-    upcard: Card
-    hands: dict[str, Cards] | None = None
-    stock: Cards | None = None
-
-
-@registered("upcard_passed")
-@attrs.frozen(kw_only=True)
-class UpcardPassed:
-    """The player to act declines the first upcard."""
-
-    player: str = attrs.field(validator=_name)
-
-
-@registered("card_drawn")
-@attrs.frozen(kw_only=True)
-class CardDrawn:
-    """A draw from the stock or the pile (taking the upcard is a draw from the pile).
-
-    ``card`` is given when it is known: always for the pile (it is face up), for
-    the stock only when the deal or the drawer's hand is being recorded.
-    """
-
-    player: str = attrs.field(validator=_name)
-    source: Literal["stock", "pile"]
-    card: Card | None = None
-
-
-@registered("card_discarded")
-@attrs.frozen(kw_only=True)
-class CardDiscarded:
-    """A card put face up on the pile, ending a turn."""
-
-    player: str = attrs.field(validator=_name)
-    card: Card
-
-
-@registered("knocked")
-@attrs.frozen(kw_only=True)
-class Knocked:
-    """A knock: ``card`` goes face down; the knocker's hand is then shown (:class:`HandShown`)."""
-
-    player: str = attrs.field(validator=_name)
-    card: Card
-
-
-@registered("gin")
-@attrs.frozen(kw_only=True)
-class Gin:
-    """Going gin: discard ``card``, all ten others melded."""
-
-    player: str = attrs.field(validator=_name)
-    card: Card
-
-
-@registered("big_gin")
-@attrs.frozen(kw_only=True)
-class BigGin:
-    """All eleven cards melded after the draw, no discard (when the rules play it)."""
-
-    player: str = attrs.field(validator=_name)
-
-
-@registered("hand_shown")
-@attrs.frozen(kw_only=True)
-class HandShown:
-    """A hand laid out at the end: the knocker's first, then the defender's.
-
-    ``melds`` declares the arrangement; left out, ginlog finds the best one.
-    ``layoffs`` (defender only) are cards laid off onto the knocker's melds, in
-    the order made; left out together with ``melds``, ginlog finds the best.
-    """
-
-    player: str = attrs.field(validator=_name)
-    cards: Cards
-    melds: tuple[Cards, ...] | None = None
-    layoffs: Cards | None = None
-
-
-@registered("hand_result")
-@attrs.frozen(kw_only=True)
-class HandResultOnly:
-    """A hand kept on a score pad: how it ended and each side's deadwood, no moves.
-
-    ``points`` and ``winner``, when given, are what the pad claims; ginlog
-    prices the hand itself and reports a mismatch. ``how="points"`` is a pad
-    that says only who scored how much (``Ann +25``): ``winner`` and
-    ``points`` are then required and are the facts, with no ``out``, deadwood
-    or ``upcard`` (the pad's points include any doubling); the rules add what
-    any won hand brings (boxes, the game bonus).
-    """
-
-    how: Literal["knock", "gin", "big_gin", "void", "points"]
-    out: str | None = attrs.field(default=None, validator=_name)
-    knocker_deadwood: int = attrs.field(default=0, validator=_deadwood)
-    defender_deadwood: int = attrs.field(default=0, validator=_deadwood)
-    upcard: Card | None = None
-    points: int | None = attrs.field(default=None, validator=_points)
-    winner: str | None = attrs.field(default=None, validator=_name)
-
-
-@registered("hand_void")
-@attrs.frozen(kw_only=True)
-class HandVoid:
-    """The players agree to throw in the current hand (a misdeal, say); the same dealer deals again."""
-
-    reason: str = attrs.field(validator=_text)
-
-
-@registered("note")
-@attrs.frozen(kw_only=True)
-class Note:
-    """Free text, kept in the record; changes nothing."""
-
-    text: str = attrs.field(validator=_text)
-    player: str | None = attrs.field(default=None, validator=_name)
-
-
-@registered("correction")
-@attrs.frozen(kw_only=True)
-class Correction:
-    """Undo the last effective event (``undoes`` names it). The file keeps both."""
-
-    undoes: int = attrs.field(validator=_seq)
-    reason: str | None = attrs.field(default=None, validator=_text)
-
-
-@registered("match_abandoned")
-@attrs.frozen(kw_only=True)
-class MatchAbandoned:
-    """The match stops here, unfinished."""
-
-    reason: str = attrs.field(validator=_text)
-
-
-Event: TypeAlias = (
-    MatchStarted | FirstDealer | HandDealt | UpcardPassed | CardDrawn | CardDiscarded | Knocked
-    | Gin | BigGin | HandShown | HandResultOnly | HandVoid | Note | Correction | MatchAbandoned
-)
-
-#: Every event type, in the order they were registered (the order of this module).
-EVENT_KINDS: Final[tuple[EventKind, ...]] = tuple(_KINDS)
+#: Every event type, in the order they were registered (the order of :mod:`ginlog.log.event_types`).
+EVENT_KINDS: Final[tuple[EventKind, ...]] = kinds()
 #: ``type`` -> event class.
 EVENT_TYPES: Final[dict[str, type]] = {k.name: k.cls for k in EVENT_KINDS}
 _TYPE_OF: Final = {k.cls: k.name for k in EVENT_KINDS}
 if set(typing.get_args(Event)) != set(_TYPE_OF):  # pragma: no cover - a mistake made while adding an event type
     raise TypeError(f"the Event union and the registered event classes differ: {set(typing.get_args(Event)) ^ set(_TYPE_OF)}")
+
+# The sets of event classes code handles in bulk, each derived from the traits
+# declared at registration (never listed by hand: ginlog.log.registry.Traits).
+#: The first line of a hand: ``hand_dealt``, ``hand_result``.
+BEGINS_HAND: Final = having(lambda t: t.begins_hand, EVENT_KINDS)
+#: Undoes the last effective event: ``correction``.
+TAKES_BACK: Final = having(lambda t: t.takes_back, EVENT_KINDS)
+#: No rule of play, no state change: ``note``.
+CHANGES_NOTHING: Final = having(lambda t: t.changes_nothing, EVENT_KINDS)
+#: Never finishes nor begins a hand, so may come after the line that finished one: ``note``, ``match_abandoned``.
+MAY_FOLLOW_END: Final = having(lambda t: t.may_follow_end, EVENT_KINDS)
+if TAKES_BACK != {Correction}:  # pragma: no cover - a mistake made while adding an event type
+    # The timeline and the fold know one way to take an event back (``undoes``):
+    # a second one needs their code, not only a trait.
+    raise TypeError(f"only Correction may take events back, not {sorted(c.__name__ for c in TAKES_BACK)}")
 
 
 # ---------------------------------------------------------------------------
@@ -352,11 +167,11 @@ def _json_kind(value: Any) -> str:
     }.get(type(value), type(value).__name__) + (f" {value!r}" if isinstance(value, (str, int, float)) and len(repr(value)) < 30 else "")
 
 
-_CANONICAL: Final = {str(c): c for c in DECK}
+_CARD_BY_TEXT: Final = {str(c): c for c in DECK}
 
 
 def _card(value: Any, _t: Any) -> Card:
-    card = _CANONICAL.get(value) if type(value) is str else None
+    card = _CARD_BY_TEXT.get(value) if type(value) is str else None
     if card is None:
         raise EventError(f"expected a card like 7H or TD, got {_json_kind(value)}", rule="event")
     return card
@@ -366,7 +181,7 @@ def _cards(value: Any, _t: Any) -> Cards:
     if type(value) is not list:
         raise EventError(f"expected a list of cards, got {_json_kind(value)}", rule="event")
     try:
-        out = tuple(map(_CANONICAL.__getitem__, value))
+        out = tuple(map(_CARD_BY_TEXT.__getitem__, value))
     except (KeyError, TypeError):
         out = tuple(_card(v, None) for v in value)  # raises, naming the bad value
     if len(set(value)) != len(out):  # canonical texts: one per card
@@ -660,7 +475,7 @@ class LineDecoder:
                     return event
                 except Exception:  # noqa: BLE001 - redone below for a precise message
                     pass
-        fields = {k: val for k, val in data.items() if k not in ENVELOPE_KEYS}
+        fields = {k: val for k, val in data.items() if k not in _ENVELOPE}
         if v != SCHEMA_VERSION:
             fields = upcast(type_, v, fields)
         return event_from_fields(type_, fields)
@@ -678,4 +493,4 @@ def event_from_line(data: Mapping[str, Any]) -> Event:
 
 _UNSEEN: Final = object()
 _LINE_HOOKS: dict[type, Callable[[Any, Any], Any]] = {}  # filled on first use of each type
-_LINE_KEYS: Final = {cls: frozenset(a.name for a in attrs.fields(cls)) | ENVELOPE_KEYS for cls in EVENT_TYPES.values()}
+_LINE_KEYS: Final = {cls: frozenset(a.name for a in attrs.fields(cls)) | _ENVELOPE for cls in EVENT_TYPES.values()}

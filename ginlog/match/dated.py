@@ -62,7 +62,7 @@ import attrs
 
 from ginlog.caveats import Caveat
 from ginlog.errors import GinlogError
-from ginlog.log.events import Correction, Event, HandDealt, HandResultOnly, MatchAbandoned, Note
+from ginlog.log.events import BEGINS_HAND, MAY_FOLLOW_END, TAKES_BACK, Correction, Event
 from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Source
 from ginlog.match.reading import SHARED, read
@@ -71,10 +71,10 @@ from ginlog.match.visitors import FinalState, MatchReport, Step, Steps, Visitor
 __all__ = ["ts_of", "DatedReport", "Dated", "DatedSteps", "read_dated"]
 
 _TS: Final = b'"ts":"'
-#: The events that begin a hand, or may take one back: where a run is cut.
-_STARTS: Final = frozenset((HandDealt, HandResultOnly, Correction))
+#: The events that begin a hand, or may take one back: where a run is cut (from the registry's traits).
+_STARTS: Final = BEGINS_HAND | TAKES_BACK
 #: The events that never finish a hand (nor begin one): what may follow the line that finished it.
-_AFTER_END: Final = frozenset((Note, MatchAbandoned))
+_AFTER_END: Final = MAY_FOLLOW_END
 
 
 def ts_of(raw: bytes) -> str | None:
@@ -149,7 +149,7 @@ class _Times:
             starts = self.starts
             if starts and starts[-1][0] == event.undoes:
                 starts.pop()
-        elif isinstance(event, (HandDealt, HandResultOnly)):
+        elif type(event) in BEGINS_HAND:
             self.starts.append((seq, self.ts(lineno)))
 
     def sheet(self, hands: int, lineno: int) -> None:
@@ -234,7 +234,7 @@ class Dated(Visitor[Never, DatedReport]):
             ev = events[m]
             times.began(seq + m, ev, lineno + m)
             a = m
-            if type(ev) is Correction:  # alone: it may take a hand (and its end) back
+            if type(ev) in TAKES_BACK:  # alone: it may take a hand (and its end) back
                 self._segment(lineno, seq, events, digests, m, m + 1)
                 a = m + 1
         if a < len(events):

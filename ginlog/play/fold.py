@@ -14,7 +14,7 @@ from typing import Final
 import attrs
 
 from ginlog.errors import GinlogError
-from ginlog.log.events import Correction, Event, MatchStarted, Note
+from ginlog.log.events import CHANGES_NOTHING, Correction, Event, MatchStarted
 from ginlog.play.rulebook import RULES
 from ginlog.play.state import MatchState, Timeline
 from ginlog.play.timeline import UNDO_DEPTH, apply, check_correction, rule_of, start
@@ -117,7 +117,7 @@ class Fold:
                 if ended:
                     self.reopened.append(seq)
                 return
-            if type(event) is not Note:
+            if type(event) not in CHANGES_NOTHING:
                 rule_of(event)  # raises
         else:
             try:
@@ -227,7 +227,7 @@ class Fold:
         # The oldest snapshot is at least `depth` events back (see rewind), so the
         # one at undone_n, if any, is never the only one.
         self._seq = self._events[-1][0] if self._events else snaps[0][1]
-        if type(undone) is Note:
+        if type(undone) in CHANGES_NOTHING:
             if snaps[-1][0] == undone_n:
                 _n, _s, state, k = snaps.pop()
                 if snaps[-1][0] != n:
@@ -256,11 +256,11 @@ class Fold:
         replay = self._events[n - snaps[0][0]:]
         if not every or len(replay) <= every:
             for _s, ev in replay:
-                if type(ev) is not Note:
+                if type(ev) not in CHANGES_NOTHING:
                     RULES[type(ev)](work, ev)
         else:
             for i, (s, ev) in enumerate(replay, 1):
-                if type(ev) is not Note:
+                if type(ev) not in CHANGES_NOTHING:
                     RULES[type(ev)](work, ev)
                 if i % every == 0 and i < len(replay):
                     snaps.append((n + i, s, work.freeze(sheet=False), len(work.hands)))

@@ -86,10 +86,22 @@ def rule_for(event: Event) -> Rule | None:
 
 
 def _rules() -> dict[type, Rule]:
+    """The table, checked against the traits each event type was registered with.
+
+    An event with no rule must be one that changes nothing or takes back
+    (the timeline's business), and one of those must have no rule: a no-op
+    given a do-nothing rule would be applied, and counted, as a move.
+    """
     table = {}
     for kind in EVENT_KINDS:
         # A blank instance: the cases above look at the class only.
         rule = rule_for(object.__new__(kind.cls))
+        ruleless = kind.traits.changes_nothing or kind.traits.takes_back
+        if (rule is None) != ruleless:
+            raise TypeError(
+                f"event type {kind.name!r}: rule_for gives it {'no rule' if rule is None else 'a rule'}, but its traits"
+                f" say it {'changes nothing or takes back' if ruleless else 'is a move'} (ginlog.log.registry.Traits)"
+            )
         if rule is not None:
             table[kind.cls] = rule
     return table

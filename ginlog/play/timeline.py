@@ -10,7 +10,7 @@ from typing import Final
 
 from ginlog.errors import IllegalMove
 from ginlog.game.scoring import Tally
-from ginlog.log.events import Correction, Event, MatchStarted, Note
+from ginlog.log.events import CHANGES_NOTHING, Correction, Event, MatchStarted
 from ginlog.play.guards import illegal
 from ginlog.play.rulebook import RULES, Rule
 from ginlog.play.state import MatchState, Timeline
@@ -46,7 +46,7 @@ def apply(tl: Timeline, event: Event, seq: int | None = None) -> Timeline:
         back_seq, previous = tl.back[-1]
         return Timeline(previous, back_seq, tl.back[:-1])
     state = tl.state
-    new = state if type(event) is Note else step(state, event)
+    new = state if type(event) in CHANGES_NOTHING else step(state, event)
     back = tl.back
     if len(back) >= UNDO_DEPTH:
         back = back[1:]

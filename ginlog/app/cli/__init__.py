@@ -92,7 +92,7 @@ def build_app() -> Any:
         ("html", data.html),
     ):
         app.command(name)(exiting(command))
-    import_app = typer.Typer(help="Import foreign game records.", no_args_is_help=True)
-    import_app.command("openspiel")(imports.openspiel)
+    # One command per registered importer, made when `ginlog import` is asked for them (cli.imports).
+    import_app = typer.Typer(cls=imports.ImportGroup, help="Import foreign game records.", no_args_is_help=True)
     app.add_typer(import_app, name="import")
     return app

@@ -45,6 +45,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional
 import typer
 
 from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from ginlog.app.data.formats import formats_help
 
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.app.data.stats import MatchSummary, Standings
@@ -201,7 +202,7 @@ def stats(
 
 def export(
     paths: Annotated[list[str], typer.Argument(help="Files, folders (searched for *.jsonl) or globs.")],
-    format: Annotated[str, typer.Option("--format", "-f", help="csv, jsonl or parquet (parquet needs ginlog[data]).")] = "csv",
+    format: Annotated[str, typer.Option("--format", "-f", help=formats_help() + "; parquet needs ginlog[data].")] = "csv",
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write (standard output without).")] = None,
 ) -> int:
     """One row per hand, for pandas, DuckDB or a spreadsheet.
@@ -216,7 +217,7 @@ def export(
 
     from ginlog.app.shell.outputs import refusal
 
-    if format not in FORMATS:
+    if format not in FORMATS:  # (open_writer says so too; checked first so that nothing is looked at)
         return _usage(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
     if output is not None and (why := refusal(output, paths)):
         return _usage(why)

@@ -2,10 +2,11 @@
 
 :func:`hand_rows` turns one read, valid file (:class:`~ginlog.match.dated.DatedReport`)
 into its rows (:data:`COLUMNS`, in order, as tuples); a writer
-(:func:`open_writer`) streams them out as they come: CSV through the standard
-library, JSON lines, or Parquet through pyarrow (the ``ginlog[data]`` extra,
-imported only then) in row groups of :data:`ROW_GROUP` rows, so memory stays
-flat however many files.
+(:func:`open_writer`, one of the formats registered in
+:mod:`ginlog.app.data.formats`) streams them out as they come: CSV through
+the standard library, JSON lines, or Parquet through pyarrow (the
+``ginlog[data]`` extra, imported only then) in row groups of
+:data:`ROW_GROUP` rows, so memory stays flat however many files.
 
 The columns: ``file``; ``match`` (the first line's SHA-256, 16 hex digits:
 the same match under any file name); ``title``; ``player_1``, ``player_2``
@@ -38,35 +39,32 @@ Values are the record's own text (an export is data, not display).
 
 from __future__ import annotations
 
-import csv
 import io
-import json
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, Any, Final, Literal, Protocol
+from typing import IO
+
+from ginlog.app.data.formats import (
+    COLUMNS,
+    FORMATS,
+    ROW_GROUP,
+    CsvWriter,
+    FileRows,
+    JsonlWriter,
+    MissingExtra,
+    ParquetWriter,
+    Row,
+    RowWriter,
+)
 
 from ginlog.match.dated import DatedReport
 from ginlog.app.shell.outputs import Replacement
 from ginlog.app.data.stats import rules_short
 
 __all__ = [
-    "COLUMNS", "ROW_GROUP", "Format", "FORMATS", "Row", "hand_rows", "RowWriter", "CsvWriter", "JsonlWriter",
+    "COLUMNS", "ROW_GROUP", "FORMATS", "Row", "hand_rows", "RowWriter", "CsvWriter", "JsonlWriter",
     "ParquetWriter", "MissingExtra", "open_writer",
 ]
-
-COLUMNS: Final = (
-    "file", "match", "title", "player_1", "player_2", "date", "hand", "dealer", "how", "outcome", "out", "winner",
-    "points", "deadwood_1", "deadwood_2", "total_1", "total_2", "recorded", "void_reason", "rules",
-)
-_INTS: Final = frozenset(("hand", "points", "deadwood_1", "deadwood_2", "total_1", "total_2"))
-
-#: Rows per Parquet row group (and so the rows a Parquet export holds at once).
-ROW_GROUP: Final = 10_000
-
-Format = Literal["csv", "jsonl", "parquet"]
-FORMATS: Final[tuple[Format, ...]] = ("csv", "jsonl", "parquet")
-Row = tuple[Any, ...]
-
 
 def hand_rows(dated: DatedReport) -> Iterator[Row]:
     """The rows of one file's finished hands, in order (its state must be there: a valid file)."""
@@ -97,90 +95,6 @@ def hand_rows(dated: DatedReport) -> Iterator[Row]:
         )
 
 
-class RowWriter(Protocol):
-    """Where rows go: :meth:`write` as they come, :meth:`close` once at the end (flushes, finishes the file)."""
-
-    def write(self, rows: Iterable[Row]) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class CsvWriter:
-    """Rows as CSV (the standard library's dialect, a header first; None as an empty field)."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self._csv = csv.writer(stream, lineterminator="\n")
-        self._csv.writerow(COLUMNS)
-        self._stream = stream
-
-    def write(self, rows: Iterable[Row]) -> None:
-        self._csv.writerows(rows)
-
-    def close(self) -> None:
-        self._stream.flush()
-
-
-class JsonlWriter:
-    """Rows as JSON lines, one object a row with the :data:`COLUMNS` as keys (None as null)."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self._stream = stream
-
-    def write(self, rows: Iterable[Row]) -> None:
-        dumps = json.dumps
-        self._stream.writelines(dumps(dict(zip(COLUMNS, row)), ensure_ascii=False) + "\n" for row in rows)
-
-    def close(self) -> None:
-        self._stream.flush()
-
-
-class MissingExtra(Exception):
-    """An optional dependency is not installed; the message says how to get it."""
-
-
-def _pyarrow() -> Any:
-    try:
-        import pyarrow
-        import pyarrow.parquet
-    except ImportError:
-        raise MissingExtra(
-            "parquet needs pyarrow, which is not installed: pip install 'ginlog[data]' (or pip install pyarrow)"
-        ) from None
-    return pyarrow
-
-
-class ParquetWriter:
-    """Rows as a Parquet file (pyarrow), typed columns (int64 for the numbers, string for the rest), zstd."""
-
-    def __init__(self, path: str | IO[bytes], row_group: int = ROW_GROUP) -> None:
-        pa = _pyarrow()
-        self._pa = pa
-        self.schema = pa.schema([(c, pa.int64() if c in _INTS else pa.string()) for c in COLUMNS])
-        self._writer = pa.parquet.ParquetWriter(path, self.schema, compression="zstd")
-        self._row_group = row_group
-        self._rows: list[Row] = []
-
-    def write(self, rows: Iterable[Row]) -> None:
-        buf = self._rows
-        buf.extend(rows)
-        size = self._row_group
-        while len(buf) >= size:
-            self._group(buf[:size])
-            del buf[:size]
-
-    def _group(self, rows: list[Row]) -> None:
-        pa, schema = self._pa, self.schema
-        columns = list(zip(*rows))
-        arrays = [pa.array(col, type=f.type) for col, f in zip(columns, schema)]
-        self._writer.write_table(pa.Table.from_arrays(arrays, schema=schema))
-
-    def close(self) -> None:
-        if self._rows:
-            self._group(self._rows)
-            self._rows.clear()
-        self._writer.close()
-
-
 class Export:
     """A writer and where it writes (standard output, or a file put in place by :meth:`finish`)."""
 
@@ -204,28 +118,33 @@ class Export:
             self._output.abandon()
 
 
-def open_writer(format: Format, output: str | None) -> Export:
-    """A writer of ``format`` to ``output`` (None or ``-``: standard output; Parquet needs a file).
+def open_writer(format: str, output: str | None) -> Export:
+    """A writer of ``format`` (a name in :data:`~ginlog.app.data.formats.FORMATS`) to ``output``.
 
-    Raises :class:`MissingExtra` for Parquet without pyarrow, :class:`ValueError` for Parquet to standard output.
+    None or ``-``: standard output; a format that is ``to_file_only`` (Parquet) needs a file.
+    Raises :class:`MissingExtra` for a format whose optional dependency is missing, :class:`ValueError`
+    for an unknown format or a file-only one to standard output.
     """
+    cls = FORMATS.get(format)
+    if cls is None:
+        raise ValueError(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
     if output == "-":
         output = None
-    if format == "parquet":
+    if issubclass(cls, FileRows):
         if output is None:
-            raise ValueError("parquet is written to a file: give -o FILE")
-        _pyarrow()
+            raise ValueError(f"{format} is written to a file: give -o FILE")
+        cls.check_available()
         out = Replacement(output)
         try:
-            return Export(ParquetWriter(out.file), out, None)
+            return Export(cls(out.file), out, None)
         except BaseException:
             out.abandon()
             raise
+    cls.check_available()
     if output is None:
         stream: IO[str] = sys.stdout
         target = None
     else:
         target = Replacement(output)
-        stream = io.TextIOWrapper(target.file, encoding="utf-8", newline="", write_through=False)
-    writer: RowWriter = CsvWriter(stream) if format == "csv" else JsonlWriter(stream)
-    return Export(writer, target, stream if target is not None else None)
+        stream = io.TextIOWrapper(target.file, encoding="utf-8", newline="")
+    return Export(cls(stream), target, stream if target is not None else None)

@@ -1,5 +1,9 @@
 """Import OpenSpiel ``gin_rummy`` records (``pyspiel.serialize_game_and_state``) as ginlog matches.
 
+The importer is :class:`OpenSpiel` (``ginlog import openspiel``), on the
+:class:`~ginlog.app.importers.base.Importer` base, which finds the records,
+reads each safely and writes the files; this module is the mapping alone.
+
 An OpenSpiel record is a header, the game's parameters, and the bare list of
 action ids, chance outcomes included: who played what is implicit in the
 engine's phase machine. The importer maps each action to a ginlog event
@@ -30,7 +34,6 @@ The mapping, action by action (see tests/data/openspiel/FORMAT.md):
 from __future__ import annotations
 
 import os
-import stat
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -39,7 +42,8 @@ from typing import Any, Final, TextIO
 import attrs
 
 from ginlog.game.cards import DECK, Card
-from ginlog.errors import GinlogError, ImportError_
+from ginlog.app.importers.base import Importer, importer, read_record_text
+from ginlog.errors import ForeignRecordError, GinlogError
 from ginlog.log.events import (
     CardDiscarded,
     CardDrawn,
@@ -55,7 +59,7 @@ from ginlog.play.reducer import apply, start
 from ginlog.game.rules import Oklahoma, Rules, preset
 from ginlog.play.state import Timeline
 
-__all__ = ["parse_record", "record_events", "rules_for", "MELDS", "import_file", "import_files", "PLAYERS"]
+__all__ = ["OpenSpiel", "parse_record", "record_events", "rules_for", "MELDS", "import_file", "import_files", "PLAYERS"]
 
 PLAYERS: Final = ("P0", "P1")
 DRAW_UPCARD, DRAW_STOCK, PASS, KNOCK, MELD_BASE = 52, 53, 54, 55, 56
@@ -97,9 +101,9 @@ def _meld_table() -> dict[int, tuple[Card, ...]]:
 MELDS: Final = _meld_table()
 
 
-def _error(name: str, message: str, position: int | None = None, rule: str = "import") -> ImportError_:
+def _error(name: str, message: str, position: int | None = None, rule: str = "import") -> ForeignRecordError:
     where = f"action {position}: " if position is not None else ""
-    return ImportError_(f"{where}{message}", rule=rule, path=name)
+    return ForeignRecordError(f"{where}{message}", rule=rule, path=name)
 
 
 def parse_record(text: str, name: str = "<record>") -> tuple[dict[str, Any], tuple[int, ...], str]:
@@ -212,7 +216,7 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
         player = st.players[seat]
         phase = hand.phase
 
-        def bad(what: str) -> ImportError_:
+        def bad(what: str) -> ForeignRecordError:
             return _error(name, f"{a} is not legal here: {what}", pos, rule="action")
 
         if phase == "offer":
@@ -289,61 +293,28 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
     return events
 
 
+@importer("openspiel")
+class OpenSpiel(Importer):
+    """Read OpenSpiel gin_rummy records and write one ginlog match file each.
+
+    A record that is not valid gets an error naming it and the action's
+    position; the other files go on.
+
+    Example: ginlog import openspiel records/*.txt -o imported/
+    """
+
+    pattern = "*.txt"
+
+    def read(self, path: str) -> list[Event]:
+        params, actions, _ = parse_record(read_record_text(path), path)
+        return record_events(params, actions, path)
+
+
 def import_file(path: str | os.PathLike[str], outdir: str | os.PathLike[str]) -> Path:
-    """Import one record file to ``OUTDIR/<stem>.jsonl``; refuse to overwrite."""
-    from ginlog.match.session import MatchSession
-
-    src = Path(path)
-    name = str(src)
-    try:
-        text = _read_record(src)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _error(name, f"cannot read it: {exc}", rule="file") from None
-    params, actions, _ = parse_record(text, name)
-    events = record_events(params, actions, name)
-    out = Path(outdir) / (src.stem + ".jsonl")
-    MatchSession.write(out, events)
-    return out
-
-
-def _read_record(src: Path) -> str:
-    """A record's text; a FIFO or a device is refused at once (a plain open of a FIFO waits for a writer)."""
-    fd = os.open(src, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    with open(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{src} is not a regular file (a folder, a pipe, a socket or a device)")
-        os.set_blocking(fd, True)
-        return fh.read().decode("utf-8")
-
-
-def _expand(files: Iterable[str]) -> list[str]:
-    out: list[str] = []
-    for f in files:
-        if os.path.isdir(f):
-            out.extend(sorted(str(p) for p in Path(f).rglob("*.txt")))
-        else:
-            out.append(f)
-    return out
+    """Import one record file to ``OUTDIR/<stem>.jsonl``; refuse to overwrite (:meth:`Importer.write_one`)."""
+    return OpenSpiel().write_one(path, outdir)
 
 
 def import_files(files: Iterable[str], outdir: str | os.PathLike[str], err: TextIO | None = None) -> tuple[int, int]:
-    """Import many records; a bad one is reported (one line) and the others go on. Returns (ok, failed).
-
-    An output folder that cannot be made (something else by that name, a parent nobody
-    may write) is an :class:`~ginlog.errors.ImportError_` before any record is read.
-    """
-    try:
-        os.makedirs(outdir, exist_ok=True)
-    except OSError as exc:
-        why = "exists and is not a folder" if isinstance(exc, FileExistsError) else f"cannot be made: {exc.strerror or exc}"
-        raise _error(os.fspath(outdir), f"the output folder {why}", rule="file") from None
-    ok = bad = 0
-    for f in _expand(files):
-        try:
-            import_file(f, outdir)
-            ok += 1
-        except GinlogError as exc:
-            bad += 1
-            if err is not None:
-                err.write(exc.one_line() + "\n")
-    return ok, bad
+    """Import many records, a folder searched for ``*.txt`` (:meth:`Importer.write`). Returns (ok, failed)."""
+    return OpenSpiel().write(files, outdir, err)

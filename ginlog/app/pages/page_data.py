@@ -32,7 +32,7 @@ from ginlog.caveats import Caveat
 from ginlog.errors import EventError, GinlogError, StoreError
 from ginlog.game.cards import Card, cards_mask, mask_cards
 from ginlog.game.rules import PRESETS, rules_to_dict
-from ginlog.log.events import Correction, HandDealt, Note, event_type
+from ginlog.log.events import CHANGES_NOTHING, TAKES_BACK, Correction, HandDealt, event_type
 from ginlog.log.reader import Source
 from ginlog.match.reading import Step, walk
 from ginlog.match.visitors import Steps
@@ -124,7 +124,8 @@ def frame(step: Step, before: MatchState | None) -> dict[str, Any]:
         "phase": state.phase,
         "totals": list(totals),
         "done": len(state.hands),
-        "kind": "note" if isinstance(event, Note) else "correction" if isinstance(event, Correction) else "play",
+        # The list's styles by the event's traits: a no-op reads as a note, a take-back as a correction.
+        "kind": "note" if type(event) in CHANGES_NOTHING else "correction" if type(event) in TAKES_BACK else "play",
     }
     if isinstance(event, Correction):
         f["undoes"] = event.undoes

@@ -2,10 +2,10 @@
 
 Pure: :func:`choices` takes the line up to the cursor and the match state and
 returns :class:`Choice` values; :mod:`ginlog.app.record.prompt` wraps it in a
-prompt_toolkit completer. The entry words are listed here, not taken from
-:mod:`ginlog.app.record.entry`: the language may grow words (shorthands, aliases)
-that are no use to offer, and completion must not change when it does. The
-cards offered are the ones that make sense at that point of the hand:
+prompt_toolkit completer. The entry words offered are the words of the
+language's table (:data:`ginlog.app.record.language.TABLE`), never their
+aliases (shorthands are no use to offer), which are known only to read what
+comes after them. The cards offered are the ones that make sense at that point of the hand:
 
 - ``discard``/``knock``/``gin``/``show``: the player's hand when the record
   knows it whole (a full-information record), else every card that could be
@@ -32,6 +32,7 @@ from typing import Final
 
 import attrs
 
+from ginlog.app.record import language
 from ginlog.app.record.entry import entry_for
 from ginlog.errors import GinlogError
 from ginlog.game.cards import RANKS, SUITS, Card, mask_cards, parse_card
@@ -39,20 +40,19 @@ from ginlog.log.events import FirstDealer
 from ginlog.play.state import ALL_CARDS, MatchState
 from ginlog.text import shown, split_words
 
-__all__ = ["Choice", "choices", "ENTRY_WORDS", "AFTER_WORDS", "ALIASES"]
+__all__ = ["Choice", "choices", "ENTRY_WORDS", "AFTER_WORDS", "RECORDER_WORDS", "ALIASES"]
 
-#: The words offered first on a line, in the order shown.
-ENTRY_WORDS: Final = (
-    "dealer", "cut", "upcard", "take", "pass", "stock", "discard", "knock", "gin", "biggin", "show",
-    "result", "void", "note", "undo", "abandon", "table", "help", "quit",
-)
+#: The recorder's own words (not entries: they record nothing), offered after the entries.
+RECORDER_WORDS: Final = ("table", "help", "quit")
+#: The words offered first on a line, in the order shown: the entry language's words, then the recorder's.
+ENTRY_WORDS: Final = (*(e.word for e in language.TABLE if e.word), *RECORDER_WORDS)
 #: The words offered once the match is over (the recorder stays open).
-AFTER_WORDS: Final = ("undo", "rematch", "table", "help", "quit")
+AFTER_WORDS: Final = ("undo", "rematch", *RECORDER_WORDS)
 #: Short forms that name the same entry (for knowing what comes after them, never offered).
-ALIASES: Final = {"up": "upcard", "deal": "upcard", "t": "take", "p": "pass", "s": "stock", "draw": "stock",
-                  "d": "discard", "k": "knock", "g": "gin", "big-gin": "biggin", "u": "undo"}
+ALIASES: Final = {alias: e.word for e in language.TABLE for alias in e.aliases}
 _HOW: Final = ("knock", "gin", "biggin", "void")
-_ENDS: Final = ("discard", "knock", "gin")
+#: The words that end a turn with a card (``s d 7h``: a card is offered after ``d``; ``biggin`` takes none).
+_ENDS: Final = frozenset(e.word for e in language.TABLE if e.ends_turn and any("CARD" in s for s in e.shapes))
 _OPEN_QUOTE: Final = re.compile(r"""(?:^|\s)(['"\u201c\u2018][^'"\u201d\u2019]*)\Z""")
 _SPACE: Final = re.compile(r"\s")
 
@@ -109,7 +109,7 @@ def _after(word: str, rest: list[str], fragment: str, state: MatchState) -> Iter
     holding = mask_cards(known) if whole else mask_cards(known | (ALL_CARDS & ~hand.placed_mask()))
     if word in ("discard", "knock", "gin") and n == 0:
         return _cards(holding, fragment)
-    if word in ("stock", "take") and 1 <= n <= 2 and ALIASES.get(rest[-1].lower(), rest[-1].lower()) in _ENDS:
+    if word in language.DRAWS and 1 <= n <= 2 and ALIASES.get(rest[-1].lower(), rest[-1].lower()) in _ENDS:
         # A whole turn (``s d 7h``, ``t k qc``, ``s 5c d 7h``): the card that ends it, from the hand after the draw.
         drawn = [hand.pile_top] if word == "take" and hand.pile_top else []
         if n == 2:

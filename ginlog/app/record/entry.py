@@ -4,30 +4,9 @@ Whose turn it is comes from the state, never from the entry, so ``discard 7h``
 is all it takes. Parsing is pure: ``parse_entry(text, timeline)`` returns the
 events the entry stands for (the reducer then decides if they are legal).
 
-==========================  ==================================================
-entry                       meaning
-==========================  ==================================================
-``dealer NAME``             NAME deals the first hand (agreed)
-``cut NAME CARD NAME CARD`` the first dealer by cutting: the lower card deals
-``upcard CARD`` (``up``)    deal the next hand; CARD is turned up
-``take`` (``t``)            take the upcard, or the top of the pile
-``pass`` (``p``)            pass the first upcard
-``stock [CARD]`` (``s``)    draw from the stock (the card only when known)
-``discard CARD`` (``d``)    discard
-``knock CARD`` (``k``)      knock, CARD face down
-``gin [CARD]`` (``g``)      go gin (CARD may be left out when the hand is known)
-``biggin``                  big gin (all 11 cards melded)
-``DRAW END``                a whole turn in one entry: ``s d 7h``, ``s 5c d 7h``, ``t k qc``, ``s g``
-``show CARD...``            the hand at the end; ginlog arranges it
-``show [C C C] [C C C] C``  the same with melds given (any order); bare cards are deadwood
-``show ... lay C C``        ... and these cards laid off, in this order
-``result HOW ...``          a score-pad hand (see below)
-``NAME +POINTS``            a score-pad hand that says only who scored how much (``Ann +25``)
-``void REASON``             throw the hand in (misdeal); same dealer again
-``note TEXT``               a note in the record
-``undo`` (``u``)            undo the last effective event
-``abandon REASON``          stop the match here
-==========================  ==================================================
+The entries, their short forms and what each means are one table,
+:data:`ginlog.app.record.language.TABLE` (``help`` at the recorder prints
+it; the README's table is checked against it).
 
 A whole turn is a draw entry (``take [CARD]``, ``stock [CARD]``) followed by
 the entry that ends the turn (``discard CARD``, ``knock CARD``, ``gin [CARD]``,
@@ -72,8 +51,9 @@ refused, never dropped. The text of ``note`` and of a reason is kept as typed.
 from __future__ import annotations
 
 import re
-from typing import Final, Literal, assert_never
+from typing import Final, assert_never
 
+from ginlog.app.record import language
 from ginlog.game.cards import Card, parse_card, parse_cards
 from ginlog.errors import GinlogError
 from ginlog.log.events import (
@@ -109,23 +89,14 @@ class EntryError(GinlogError):
     default_rule = "entry"
 
 
-WORDS: Final[dict[str, str]] = {
-    "dealer": "dealer", "cut": "cut", "upcard": "upcard", "up": "upcard", "deal": "upcard",
-    "take": "take", "t": "take", "pass": "pass", "p": "pass",
-    "stock": "stock", "s": "stock", "draw": "stock",
-    "discard": "discard", "d": "discard", "knock": "knock", "k": "knock",
-    "gin": "gin", "g": "gin", "biggin": "biggin", "big-gin": "biggin",
-    "show": "show", "result": "result", "void": "void", "note": "note",
-    "undo": "undo", "u": "undo", "abandon": "abandon",
-}
+#: Every spelling the parser takes -> its entry's word (the table: :mod:`ginlog.app.record.language`).
+WORDS: Final = language.WORDS
 
 
 #: Event types no entry stands for, and where they come from instead.
 NOT_TYPED: Final[dict[str, str]] = {"match_started": "ginlog new"}
 
-_HOW: Final[dict[str, Literal["knock", "gin", "big_gin", "void"]]] = {
-    "knock": "knock", "k": "knock", "gin": "gin", "g": "gin", "biggin": "big_gin", "big_gin": "big_gin", "void": "void",
-}
+_HOW: Final = language.RESULT_HOWS
 
 
 def _player(state: MatchState, word: str) -> str:
@@ -178,7 +149,7 @@ def _nothing_more(rest: list[str], shape: str) -> None:
 
 
 #: Entries whose text after the word is kept as typed: a note, a reason.
-_FREE_TEXT: Final = frozenset({"note", "undo", "void", "abandon"})
+_FREE_TEXT: Final = language.FREE_TEXT
 _FIRST_WORD: Final = re.compile(r"(\S+)\s*(.*)\Z", re.S)
 
 
@@ -272,7 +243,7 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
 
 
 #: The words that end a turn: after a draw word they make the entry a whole turn.
-_ENDS: Final = frozenset({"discard", "knock", "gin", "biggin"})
+_ENDS: Final = language.ENDS_TURN
 #: ``NAME +POINTS``: the last word a ``+`` and (it is checked) a number.
 _PAD: Final = re.compile(r"(.*\S)\s+\+(\S*)", re.S)
 _DIGITS: Final = re.compile(r"[0-9]{1,4000}")

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from ginlog.app.record import language
 from ginlog.app.record.completion import AFTER_WORDS, ENTRY_WORDS
 from ginlog.app.record.entry import parse_entry
 from ginlog.app.record.prompt import ReadLine, piped, yes_no
@@ -37,18 +38,10 @@ from ginlog.text import shown, split_words
 
 __all__ = ["run_recorder", "Recorder"]
 
-HELP = """Entries (whose turn it is comes from the table):
-  dealer NAME | cut NAME CARD NAME CARD     first dealer
-  upcard CARD                               deal the next hand (CARD turned up)
-  take | pass                               the upcard offer; 'take' also takes the pile's top card
-  stock [CARD]                              draw from the stock
-  discard CARD | knock CARD | gin [CARD] | biggin
-  show CARD...                              the hand at the end; ginlog arranges it
-  show [C C C] [C C C] C lay C C            melds given, deadwood, lay-offs in order
-  result knock NAME K D | result gin NAME D | result void     a score-pad hand
-  note TEXT | undo | void REASON | abandon REASON
-  table | help | quit
-Cards: 7h, 10h, th, 7♥ ...  At a terminal: Tab completes, Up/Down recall, Ctrl-C clears the line."""
+#: ``help`` at the recorder: the entry language's table (ginlog.app.record.language), then the recorder's words.
+HELP = language.help_text((
+    ("table | help | quit", "the table now; this list; stop (resume later with 'ginlog record')"),
+)) + "\nCards: 7h, 10h, th, 7\u2665 ...  At a terminal: Tab completes, Up/Down recall, Ctrl-C clears the line."
 
 AFTER_HELP = """The match is over. Now:
   undo                 undo the last event (reopens the match; asks first)
