@@ -129,6 +129,12 @@ class Verdict:
             lines.append(one_line(place(self.path, None, None), f"{more:,} more warnings not listed", "max-errors"))
         return lines
 
+    def said(self) -> list[str]:
+        """What a command that lists no problem says of the file on standard error, one line each: an invalid
+        file's :meth:`one_line` (one line, whatever else it holds), else its :meth:`warning_lines`."""
+        line = self.one_line()
+        return [line] if line is not None else self.warning_lines()
+
     def to_dict(self) -> dict[str, Any]:
         """The verdict's keys in every ``--json`` that lists files (``audit``, ``validate``, ``stats``)."""
         return {

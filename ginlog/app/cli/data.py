@@ -80,11 +80,11 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
-def _report(v: Verdict) -> None:
+def _report(v: Verdict, warnings: bool = True) -> None:
     """A file's verdict on standard error: for an invalid file one line, its first problem and how many more;
-    then its warnings, one a line (each line already shown: nothing a terminal would act on)."""
-    line = v.one_line()
-    for said in ([line] if line is not None else []) + v.warning_lines():
+    a valid file's warnings, one a line, unless not asked for (each line already shown: nothing a terminal
+    would act on). ``export`` asks for none: its rows are data, and its one line on a failure stays one."""
+    for said in v.said() if warnings or not v.ok else ():
         sys.stderr.write(said + "\n")
 
 
@@ -231,7 +231,7 @@ def export(
     invalid = 0
     try:
         for item in _results(paths, exported, "export", stdout_busy=output is None):
-            _report(item.verdict)
+            _report(item.verdict, warnings=False)
             if isinstance(item, Failed) or not item.verdict.ok:
                 invalid += 1
                 continue
@@ -297,7 +297,8 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
     name = "<stdin>" if match == "-" else match
     source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
     steps, verdict = read_page(source, name)
-    _report(verdict)
+    if not verdict.ok:
+        _report(verdict)
     if not steps:
         return EXIT_INVALID
     page = match_page(steps, verdict=Verdict.of_file(verdict, steps[-1].digest), title=title)
@@ -310,4 +311,6 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
             write_whole(output, data)
         except OSError as exc:
             return _usage(f"cannot write {output}: {exc.strerror or exc}")
+    if verdict.ok:
+        _report(verdict)  # the warnings, once the page is written (a failure to write it stays one line)
     return EXIT_OK if verdict.ok else EXIT_INVALID

@@ -3,8 +3,9 @@
 ``-`` reads standard input (named ``<stdin>`` in errors). Each reads the
 file under the one reading policy (:data:`~ginlog.match.policy.POLICY`) and
 so gives it the verdict ``audit`` gives: an invalid file is one line on
-standard error, its first problem and how many more (exit 1); the
-warnings, one a line, follow (``show --at N`` judges the lines up to N's).
+standard error, its first problem and how many more (exit 1); a valid
+file's warnings are listed there, one a line (``show --at N`` judges the
+lines up to N's).
 """
 
 from __future__ import annotations
@@ -163,14 +164,13 @@ def read_report(match: str, upto: int | None = None) -> MatchReport:
 
 def judge(report: MatchReport) -> None:
     """The file's verdict (:class:`~ginlog.app.check.verdicts.Verdict`) on standard error: an invalid file's
-    one line, then the warnings; exit 1 if it is invalid (a command of one match shows only a valid one)."""
+    one line, or a valid one's warnings (:meth:`~ginlog.app.check.verdicts.Verdict.said`); exit 1 if it is invalid (a command of one match shows only a valid one)."""
     from ginlog.app.check.verdicts import Verdict
 
     verdict = Verdict.of(report)
-    line = verdict.one_line()
-    for said in ([line] if line is not None else []) + verdict.warning_lines():
+    for said in verdict.said():
         sys.stderr.write(said + "\n")
-    if line is not None:
+    if not verdict.ok:
         raise SystemExit(EXIT_INVALID)
 
 
