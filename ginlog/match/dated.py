@@ -8,7 +8,9 @@ events come next). :class:`Dated` is the
 :class:`~ginlog.match.visitors.FinalState` reading plus those times, as a
 :class:`DatedReport`; :class:`DatedSteps` is the same for the
 :class:`~ginlog.match.visitors.Steps` reading (the site's pages);
-:func:`read_dated` is :func:`~ginlog.match.reading.read_match` with them.
+:func:`read_dated` is :func:`~ginlog.match.reading.read_match` with them: the one
+function that reads a match with its times (``score``, ``stats``, ``export``
+read through it, with the app's :data:`~ginlog.match.policy.POLICY`).
 
 A match's ``start`` is its first line's time, its ``end`` the last line's
 read (in a valid file, the last applied). A hand has two times, and the
@@ -65,6 +67,7 @@ from ginlog.errors import GinlogError
 from ginlog.log.events import BEGINS_HAND, MAY_FOLLOW_END, TAKES_BACK, Correction, Event
 from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Source
+from ginlog.match.policy import Policy
 from ginlog.match.reading import SHARED, read
 from ginlog.match.visitors import FinalState, MatchReport, Step, Steps, Visitor
 
@@ -192,11 +195,15 @@ class Dated(Visitor[Never, DatedReport]):
         *,
         limit: int | None = None,
         keep: int | None = None,
+        warnings: list[Caveat] | None = None,
         anchor: str | None = None,
         ends: bool = True,
+        policy: Policy | None = None,
     ) -> None:
-        super().__init__(errors, limit=limit, keep=keep)
-        self.inner = FinalState(errors, limit=limit, keep=keep, anchor=anchor)
+        super().__init__(errors, limit=limit, keep=keep, warnings=warnings, policy=policy)
+        # the inner reading shares the lists, and finds the warnings (its Unverified): this one only passes them on
+        self.inner = FinalState(self.errors, limit=limit, keep=self.keep, warnings=self.warnings, anchor=anchor)
+        self.unverified = None
         self.times = _Times()
         self.ends = ends
 
@@ -258,6 +265,9 @@ class Dated(Visitor[Never, DatedReport]):
     def error(self, err: GinlogError) -> None:
         self.inner.error(err)
 
+    def warning(self, caveat: Caveat) -> None:
+        self.inner.warning(caveat)
+
     def end(self) -> DatedReport:
         return self.times.dated(self.inner.end(), self.ends)
 
@@ -274,8 +284,9 @@ class DatedSteps(Steps):
         limit: int | None = None,
         keep: int | None = None,
         warnings: list[Caveat] | None = None,
+        policy: Policy | None = None,
     ) -> None:
-        super().__init__(errors, limit=limit, keep=keep, warnings=warnings)
+        super().__init__(errors, limit=limit, keep=keep, warnings=warnings, policy=policy)
         self.times = _Times()
 
     def raw(self, lineno: int, raws: Sequence[bytes]) -> None:
@@ -298,17 +309,21 @@ class DatedSteps(Steps):
 
 def read_dated(
     source: Source,
+    policy: Policy | None = None,
     *,
-    collect: bool = False,
+    ends: bool = True,
     name: str | None = None,
     upto: int | None = None,
     anchor: str | None = None,
     known: KnownBodies | None = SHARED,
     block: int = BLOCK,
 ) -> DatedReport:
-    """:func:`~ginlog.match.reading.read_match` (the same arguments, warnings not looked for), with the times.
+    """:func:`~ginlog.match.reading.read_match` with the times: read under ``policy`` (None: the first problem
+    raised), every hand's begin, and its end unless ``ends`` is False (``stats`` and ``export`` need none).
 
     ``hand_ends`` line up with ``report.state.hands``: pass them to
-    :func:`ginlog.app.views.match.score_json`.
+    :func:`ginlog.app.views.match.score_json`. A file that cannot be opened
+    raises, whatever the policy (there is nothing to give a verdict on).
     """
-    return read(source, Dated([] if collect else None, anchor=anchor), known=known, name=name, upto=upto, block=block)
+    visitor = Dated(anchor=anchor, ends=ends, policy=policy)
+    return read(source, visitor, known=known, name=name, upto=upto, block=block)

@@ -1,21 +1,72 @@
 """What a match reading warns of (beside the times, which the reader sees): score-pad hands, unusual rules,
 corrections after the end.
 
-Each is a :class:`~ginlog.caveats.Caveat` for a visitor to hand to its
-``warning`` hook: :class:`~ginlog.match.visitors.FinalState` (the audit; the
-fold notes the corrections after the end itself,
-:attr:`ginlog.play.fold.Fold.reopened`) and
-:class:`~ginlog.match.visitors.Steps` (a page), so both say the same.
+Each is a :class:`~ginlog.caveats.Caveat`. :class:`Unverified` is the one
+place they are found: every visitor that warns holds one (the base
+:class:`~ginlog.match.visitors.Visitor` makes it when warnings are
+collected) and tells it what it saw: the first event's rules, a correction
+applied once the match had ended (the fold notes those itself on its fast
+path, :attr:`ginlog.play.fold.Fold.reopened`; a visitor that applies events
+one by one asks :meth:`Unverified.event`), the state at the end. So the
+audit (:class:`~ginlog.match.visitors.FinalState`), ``score`` and ``stats``
+(:class:`~ginlog.match.dated.Dated`) and a page
+(:class:`~ginlog.match.visitors.Steps`) say the same.
+
+>>> from ginlog.game.rules import preset
+>>> said = []
+>>> u = Unverified(said.append)
+>>> u.label = "m.jsonl"
+>>> u.started(preset("standard"), 1, 1); u.reopened(9, 9)
+>>> [(c.rule, c.path, c.line) for c in said]
+[('reopened', 'm.jsonl', 9)]
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ginlog.caveats import Caveat
 from ginlog.game.rules import Rules
 from ginlog.game.usual import unusual_knobs
+from ginlog.log.events import Correction, Event
 from ginlog.play.state import MatchState
 
-__all__ = ["unusual_rules", "score_pad", "reopened"]
+__all__ = ["Unverified", "unusual_rules", "score_pad", "reopened"]
+
+
+class Unverified:
+    """The warnings of one reading, each handed to ``warning`` with the file's name (:attr:`label`) filled in.
+
+    A component, not a visitor: the visitor says what happened, this says
+    what that leaves unverified, so no visitor has a list of its own.
+    """
+
+    __slots__ = ("_warning", "label")
+
+    def __init__(self, warning: Callable[[Caveat], None]) -> None:
+        self._warning = warning
+        self.label: str | None = None
+
+    def started(self, rules: Rules, lineno: int, seq: int) -> None:
+        """The match began on line ``lineno`` (event ``seq``) with ``rules``: a warning per unusual knob."""
+        for caveat in unusual_rules(rules, lineno, seq):
+            self._warning(caveat.at(path=self.label))
+
+    def reopened(self, lineno: int, seq: int) -> None:
+        """Event ``seq`` (line ``lineno``) was a correction applied once the match had ended."""
+        self._warning(reopened(lineno, seq).at(path=self.label))
+
+    def event(self, event: Event, finished: bool, lineno: int, seq: int) -> None:
+        """Event ``seq`` was applied to a match that was ``finished`` before it (a reading event by event)."""
+        if finished and isinstance(event, Correction):
+            self.reopened(lineno, seq)
+
+    def ended(self, state: MatchState | None) -> None:
+        """The reading is over and ``state`` is the match at the end: the score-pad hands, if any."""
+        if state is not None:
+            pad = score_pad(state)
+            if pad is not None:
+                self._warning(pad.at(path=self.label))
 
 
 def unusual_rules(rules: Rules, lineno: int, seq: int) -> list[Caveat]:

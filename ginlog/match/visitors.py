@@ -17,9 +17,10 @@ import attrs
 
 from ginlog.caveats import Caveat
 from ginlog.errors import EventError, GinlogError, IllegalMove, StoreError
-from ginlog.log.events import Correction, Event, MatchStarted, event_type
+from ginlog.log.events import Event, MatchStarted, event_type
 from ginlog.match.anchor import Anchor
-from ginlog.match.unverified import reopened, score_pad, unusual_rules
+from ginlog.match.policy import Policy
+from ginlog.match.unverified import Unverified
 from ginlog.play.reducer import Fold, Rewind, apply, start
 from ginlog.play.state import MatchState, Timeline
 
@@ -123,7 +124,13 @@ class Visitor(Generic[T, R]):
     ``warnings``, a list, collects what the record does not let ginlog
     verify (:class:`~ginlog.caveats.Caveat`, through :meth:`warning`; also at
     most ``keep``, all counted); None, the default, collects none (and the
-    reader does not look for them).
+    reader does not look for them). Those a match reading finds are found by
+    one component, :attr:`unverified` (:class:`~ginlog.match.unverified.Unverified`),
+    None when no warning is collected.
+
+    ``policy`` (:class:`~ginlog.match.policy.Policy`; the app's is
+    :data:`~ginlog.match.policy.POLICY`) stands for the three: a list for
+    the errors, ``keep``, and a list for the warnings if it warns.
     """
 
     #: Whether the driver makes each line's event (False: :meth:`line` instead, the chain alone).
@@ -138,11 +145,16 @@ class Visitor(Generic[T, R]):
         limit: int | None = None,
         keep: int | None = None,
         warnings: list[Caveat] | None = None,
+        policy: Policy | None = None,
     ) -> None:
+        if policy is not None:
+            errors, keep = [] if errors is None else errors, policy.keep
+            warnings = ([] if warnings is None else warnings) if policy.warnings else None
         self.errors = errors
         self.limit = limit
         self.keep = keep
         self.warnings = warnings
+        self.unverified = None if warnings is None else Unverified(self.warning)
         self.label = "<stdin>"
         self.errors_total = 0
         self.errors_by_rule: dict[str, int] = {}
@@ -154,6 +166,8 @@ class Visitor(Generic[T, R]):
     def begin(self, label: str) -> None:
         """Reading starts; ``label`` is what errors call the file."""
         self.label = label
+        if self.unverified is not None:
+            self.unverified.label = label
 
     def event(self, lineno: int, seq: int, event: Event, digest: str) -> T | None:
         """Line ``lineno`` holds event ``seq`` (SHA-256 ``digest``); a value returned is handed out."""
@@ -292,8 +306,9 @@ class FinalState(Visitor[Never, MatchReport]):
         keep: int | None = None,
         warnings: list[Caveat] | None = None,
         anchor: str | None = None,
+        policy: Policy | None = None,
     ) -> None:
-        super().__init__(errors, limit=limit, keep=keep, warnings=warnings)
+        super().__init__(errors, limit=limit, keep=keep, warnings=warnings, policy=policy)
         self.anchor = anchor
         self._fold: Fold | None = None
         self._lines = 0
@@ -307,9 +322,8 @@ class FinalState(Visitor[Never, MatchReport]):
             if fold is None:
                 first = _first(event)
                 self._fold = Fold(first, seq)
-                if self.warnings is not None:
-                    for caveat in unusual_rules(first.rules, lineno, seq):
-                        self.warning(caveat.at(path=self.label))
+                if self.unverified is not None:
+                    self.unverified.started(first.rules, lineno, seq)
             else:
                 fold.apply(event, seq)
                 if len(fold.reopened) != self._reopened:
@@ -359,8 +373,9 @@ class FinalState(Visitor[Never, MatchReport]):
 
     def _warn_reopened(self, fold: Fold, lineno: int, seq: int) -> None:
         """The fold applied corrections after the end, the last of them among events ``seq``... on lines ``lineno``..."""
-        for s in fold.reopened[self._reopened:]:
-            self.warning(reopened(lineno + s - seq, s).at(path=self.label))
+        if self.unverified is not None:
+            for s in fold.reopened[self._reopened:]:
+                self.unverified.reopened(lineno + s - seq, s)
         self._reopened = len(fold.reopened)
 
     def end(self) -> MatchReport:
@@ -376,10 +391,8 @@ class FinalState(Visitor[Never, MatchReport]):
                 EventError("the file is empty: a match file begins with match_started", rule="first-event", path=label)
             )
         state = None if fold is None else fold.state
-        if state is not None and self.warnings is not None:
-            pad = score_pad(state)
-            if pad is not None:
-                self.warning(pad.at(path=label))
+        if self.unverified is not None:
+            self.unverified.ended(state)
         return MatchReport(
             label,
             state,
@@ -413,17 +426,23 @@ class Steps(Visitor[Step, "Step | None"]):
         limit: int | None = None,
         keep: int | None = None,
         warnings: list[Caveat] | None = None,
+        policy: Policy | None = None,
     ) -> None:
-        super().__init__(errors, limit=limit, keep=keep, warnings=warnings)
+        super().__init__(errors, limit=limit, keep=keep, warnings=warnings, policy=policy)
         self._tl: Timeline | None = None
         self._last: Step | None = None
 
     def event(self, lineno: int, seq: int, event: Event, digest: str) -> Step | None:
         tl = self._tl
         try:
-            tl = start(_first(event), seq) if tl is None else apply(tl, event, seq)
-            if self.warnings is not None:
-                self._warn(tl, lineno, seq, event)
+            before = tl
+            tl = start(_first(event), seq) if before is None else apply(before, event, seq)
+            unverified = self.unverified
+            if unverified is not None:
+                if before is None:
+                    unverified.started(tl.state.rules, lineno, seq)
+                else:
+                    unverified.event(event, before.state.finished, lineno, seq)
         except GinlogError as exc:
             if self._tl is None:
                 self.error(exc.at(path=self.label, line=lineno, seq=seq))
@@ -433,14 +452,6 @@ class Steps(Visitor[Step, "Step | None"]):
         self._tl = tl
         self._last = step = Step(lineno, seq, event, tl, digest)
         return step
-
-    def _warn(self, tl: Timeline, lineno: int, seq: int, event: Event) -> None:
-        """The warnings event ``seq`` gives, as :class:`FinalState` finds them: the rules, a correction after the end."""
-        if self._tl is None:
-            for caveat in unusual_rules(tl.state.rules, lineno, seq):
-                self.warning(caveat.at(path=self.label))
-        elif isinstance(event, Correction) and self._tl.state.finished:
-            self.warning(reopened(lineno, seq).at(path=self.label))
 
     def unreadable(self, lineno: int, seq: int, err: GinlogError) -> None:
         self.error(err)
@@ -454,11 +465,27 @@ class Steps(Visitor[Step, "Step | None"]):
 
     def end(self) -> Step | None:
         self._last_error()
-        if self._last is not None and self.warnings is not None:
-            pad = score_pad(self._last.state)
-            if pad is not None:
-                self.warning(pad.at(path=self.label))
+        if self.unverified is not None:
+            self.unverified.ended(None if self._last is None else self._last.state)
         return self._last
+
+    def report(self) -> MatchReport:
+        """Once :meth:`end` is called: what was read, as the :class:`MatchReport` a :class:`FinalState` makes
+        (the last step's state, line and digest; every problem and warning counted), so a page and the audit
+        give the file the same verdict."""
+        last = self._last
+        return MatchReport(
+            self.label,
+            None if last is None else last.state,
+            tuple(self.errors or ()),
+            0 if last is None else last.line,
+            None if last is None else last.digest,
+            errors_total=self.errors_total,
+            errors_by_rule=dict(sorted(self.errors_by_rule.items())),
+            warnings=tuple(self.warnings or ()),
+            warnings_total=self.warnings_total,
+            warnings_by_rule=dict(sorted(self.warnings_by_rule.items())),
+        )
 
 
 class Chain(Visitor[Never, ChainReport]):

@@ -1,14 +1,18 @@
 """Audits: check many match files (chain, legality, scores) and collect, never stop, never say more than is known.
 
-Each file is read in collecting mode, so a file reports its problems with
-their places (at most ``max_errors`` of them kept, all of them counted), its
-warnings (what the record does not let ginlog verify), and one bad file never
-stops the run. Files are independent, so ``jobs > 1`` spreads them over
-processes. What cannot be read -- a missing file, an unreadable folder or
-sub-folder, a FIFO, a folder without one match file -- is a problem in the
-report like any other, never a silent skip. Verdicts come one by one, in
-order (:func:`audit_paths`), and :class:`Summary` adds them up as they
-come, so an audit of any number of files holds one verdict at a time.
+Each file is read under the reading policy (:data:`~ginlog.match.policy.POLICY`,
+``--max-errors`` its ``keep``), so a file reports its problems with their
+places (at most ``max_errors`` of them kept, all of them counted), its
+warnings (what the record does not let ginlog verify), and one bad file
+never stops the run: the same :class:`~ginlog.app.check.verdicts.Verdict`
+every command gives it. Files are independent, so ``jobs > 1`` spreads them
+over processes, through the one many-file loop
+(:func:`~ginlog.app.check.verdicts.verdicts`). What cannot be read -- a
+missing file, an unreadable folder or sub-folder, a FIFO, a folder without
+one match file -- is a problem in the report like any other, never a silent
+skip. Verdicts come back one by one in the order of the files
+(:func:`audit_paths`), and :class:`Summary` adds them up as they come, so
+an audit of any number of files holds a few verdicts at a time.
 
 >>> import tempfile, os
 >>> from ginlog.match.session import MatchSession
@@ -24,18 +28,16 @@ come, so an audit of any number of files holds one verdict at a time.
 
 from __future__ import annotations
 
-import os
-import shutil
-import signal
+import functools
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
 
-from ginlog.app.check.paths import iter_paths
+from ginlog.app.check.verdicts import STDIN, Failed, Verdict, verdicts
 from ginlog.errors import GinlogError, one_line, place
+from ginlog.match.policy import KEEP, POLICY, Policy
 
 __all__ = [
     "MAX_ERRORS",
@@ -48,19 +50,19 @@ __all__ = [
     "error_line",
 ]
 
-#: Problems (and warnings) kept per file unless told otherwise; all are counted.
-MAX_ERRORS: Final = 100
-
-#: What a file read from standard input is called.
-STDIN: Final = "<stdin>"
+#: Problems (and warnings) kept per file unless told otherwise (the policy's); all are counted.
+MAX_ERRORS: Final = KEEP
 
 
 @attrs.frozen
 class FileAudit:
-    """The verdict on one match file: at most ``max_errors`` problems and warnings kept, all counted."""
+    """The audit of one match file: its :class:`~ginlog.app.check.verdicts.Verdict` and what the match came to.
 
-    path: str
-    errors: tuple[dict[str, Any], ...]
+    A file that could not be read (:class:`~ginlog.app.check.verdicts.Failed`)
+    is its verdict alone: ``FileAudit(failed.verdict)``.
+    """
+
+    verdict: Verdict
     events: int = 0
     hands: int = 0
     phase: str | None = None
@@ -68,30 +70,44 @@ class FileAudit:
     totals: dict[str, int] = attrs.Factory(dict)
     head: str | None = None
     outcomes: dict[str, int] = attrs.Factory(dict)  # how the finished hands ended
-    errors_total: int = attrs.field(default=attrs.Factory(lambda self: len(self.errors), takes_self=True))
-    errors_by_rule: dict[str, int] = attrs.field(
-        default=attrs.Factory(lambda self: _count(e["rule"] for e in self.errors), takes_self=True)
-    )
-    warnings: tuple[dict[str, Any], ...] = ()
-    warnings_total: int = attrs.field(default=attrs.Factory(lambda self: len(self.warnings), takes_self=True))
-    warnings_by_rule: dict[str, int] = attrs.field(
-        default=attrs.Factory(lambda self: _count(w["rule"] for w in self.warnings), takes_self=True)
-    )
+
+    @property
+    def path(self) -> str:
+        return self.verdict.path
 
     @property
     def ok(self) -> bool:
-        return not self.errors_total
+        return self.verdict.ok
 
-    @classmethod
-    def failed(cls, err: GinlogError, path: str | None = None) -> FileAudit:
-        """A file that could not be read at all (missing, a folder, unreadable)."""
-        where = path or err.path or "?"
-        return cls(where, (err.at(path=where).to_dict(),))
+    @property
+    def errors(self) -> tuple[dict[str, Any], ...]:
+        return self.verdict.errors
+
+    @property
+    def errors_total(self) -> int:
+        return self.verdict.errors_total
+
+    @property
+    def errors_by_rule(self) -> dict[str, int]:
+        return self.verdict.errors_by_rule
+
+    @property
+    def warnings(self) -> tuple[dict[str, Any], ...]:
+        return self.verdict.warnings
+
+    @property
+    def warnings_total(self) -> int:
+        return self.verdict.warnings_total
+
+    @property
+    def warnings_by_rule(self) -> dict[str, int]:
+        return self.verdict.warnings_by_rule
 
     def to_dict(self) -> dict[str, Any]:
+        v = self.verdict.to_dict()
         return {
             "file": self.path,
-            "ok": self.ok,
+            "ok": v.pop("ok"),
             "events": self.events,
             "hands": self.hands,
             "phase": self.phase,
@@ -99,12 +115,7 @@ class FileAudit:
             "totals": self.totals,
             "head": self.head,
             "outcomes": self.outcomes,
-            "errors": list(self.errors),
-            "errors_total": self.errors_total,
-            "errors_by_rule": self.errors_by_rule,
-            "warnings": list(self.warnings),
-            "warnings_total": self.warnings_total,
-            "warnings_by_rule": self.warnings_by_rule,
+            **v,
         }
 
 
@@ -116,32 +127,25 @@ def audit_file(
 ) -> FileAudit:
     """Audit one file (``-``: standard input); never raises for anything wrong with the file.
 
-    ``name`` is what the report calls it (a temporary copy of standard input
-    is called ``<stdin>``); ``max_errors`` caps the problems and the warnings
-    kept (None: all), never those counted.
+    ``name`` is what the report calls it (standard input is ``<stdin>``);
+    ``max_errors`` caps the problems and the warnings kept (None: all),
+    never those counted: the reading policy's ``keep``.
     """
-    from ginlog.match.reading import read_match
+    from ginlog.match.reading import FinalState, read
 
     source: Any = sys.stdin.buffer if path == "-" else path
     label = name if name is not None else (STDIN if path == "-" else path)
+    policy = POLICY if max_errors == POLICY.keep else Policy(keep=max_errors)
     try:
-        report = read_match(source, collect=True, keep=max_errors, anchor=anchor, name=label)
+        report = read(source, FinalState(anchor=anchor, policy=policy), name=label)
     except GinlogError as exc:
-        return FileAudit.failed(exc, label)
+        return FileAudit(Failed.of(exc, label).verdict)
     state = report.state
-    errors = tuple(e.to_dict() for e in report.errors)
-    counts: dict[str, Any] = {
-        "errors_total": report.errors_total,
-        "errors_by_rule": report.errors_by_rule,
-        "warnings": tuple(w.to_dict() for w in report.warnings),
-        "warnings_total": report.warnings_total,
-        "warnings_by_rule": report.warnings_by_rule,
-    }
+    verdict = Verdict.of(report)
     if state is None:
-        return FileAudit(label, errors, report.lines, **counts)
+        return FileAudit(verdict, report.lines)
     return FileAudit(
-        label,
-        errors,
+        verdict,
         events=report.lines,
         hands=len(state.hands),
         phase=state.phase,
@@ -149,7 +153,6 @@ def audit_file(
         totals=dict(zip(state.players, state.totals())),
         head=report.head,
         outcomes=_count(h.score.outcome for h in state.hands),
-        **counts,
     )
 
 
@@ -160,21 +163,22 @@ def _count(items: Iterable[str]) -> dict[str, int]:
     return counts
 
 
+def _audit(path: str, anchor: str | None, max_errors: int | None) -> FileAudit:
+    """The reading the many-file loop hands each path (module-level: a worker process can be sent it)."""
+    return audit_file(path, anchor, max_errors=max_errors)
+
+
 # --------------------------------------------------------------------------- many files
 
 
 def audit_paths(
     paths: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS
 ) -> Iterator[FileAudit]:
-    """Audit files, folders and globs (:func:`~ginlog.app.check.paths.iter_paths`) in order, one verdict at a time.
+    """Audit files, folders and globs (:func:`~ginlog.app.check.paths.iter_paths`), one verdict at a time, in order.
 
     What cannot be searched is a failed verdict in its place among the files.
     """
-    return audit_files(iter_paths(paths), jobs=jobs, anchor=anchor, max_errors=max_errors)
-
-
-#: One file's work for a worker: (path, anchor, name, max_errors), or a verdict known already (handed back).
-_Work = tuple[str, str | None, str | None, int | None] | FileAudit
+    return _audits(verdicts(paths, functools.partial(_audit, anchor=anchor, max_errors=max_errors), jobs))
 
 
 def audit_files(
@@ -184,66 +188,21 @@ def audit_files(
     anchor: str | None = None,
     max_errors: int | None = MAX_ERRORS,
 ) -> Iterator[FileAudit]:
-    """Audit these files in order, ``jobs`` processes at once (no expansion), one verdict at a time.
+    """Audit these files (already listed: no expansion), ``jobs`` processes at once, in order.
 
     A :class:`~ginlog.errors.GinlogError` among them (a path that could not
     be searched) is a failed verdict in its place. The files are taken as
-    they come (a pool's feeder blocks once its pipe is full), so a stream of
-    a million paths is never held. Standard input (``-``) is read by this
-    process, never by a worker (a worker's standard input is not the
-    user's): with ``jobs > 1`` it is copied to a temporary file when it
-    comes, audited as ``<stdin>``. The workers ignore Ctrl-C; the interrupt
-    reaches this process alone, which stops them (the pool is terminated)
-    and lets ``KeyboardInterrupt`` go on up.
+    they come, a few ahead of the verdicts handed back
+    (:func:`~ginlog.app.check.verdicts.verdicts`), so a stream of a million
+    paths is never held. Standard input (``-``) is read by this process.
     """
-    spool: list[str] = []
-
-    def work() -> Iterator[_Work]:
-        for f in files:
-            if isinstance(f, GinlogError):
-                yield FileAudit.failed(f)
-            elif f == "-" and jobs > 1:
-                if not spool:
-                    spool.append(_spool_stdin())
-                yield (spool[0], anchor, STDIN, max_errors)
-            else:
-                yield (f, anchor, None, max_errors)
-
-    if jobs <= 1:
-        yield from map(_audit_one, work())
-        return
-    try:
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-        with ctx.Pool(jobs, initializer=_ignore_interrupts) as pool:
-            yield from pool.imap(_audit_one, work(), chunksize=8)
-    finally:
-        for path in spool:
-            os.unlink(path)
+    reading = functools.partial(_audit, anchor=anchor, max_errors=max_errors)
+    return _audits(verdicts(files, reading, jobs, walk=iter))
 
 
-def _audit_one(item: _Work) -> FileAudit:
-    if isinstance(item, FileAudit):
-        return item
-    path, anchor, name, max_errors = item
-    return audit_file(path, anchor, name=name, max_errors=max_errors)
-
-
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _spool_stdin() -> str:
-    """Copy standard input to a temporary file, in blocks (any size, little memory); its path."""
-    fd, path = tempfile.mkstemp(prefix="ginlog-stdin-", suffix=".jsonl")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            shutil.copyfileobj(sys.stdin.buffer, out, 1 << 16)
-    except BaseException:
-        os.unlink(path)
-        raise
-    return path
+def _audits(results: Iterator[FileAudit | Failed]) -> Iterator[FileAudit]:
+    for r in results:
+        yield FileAudit(r.verdict) if isinstance(r, Failed) else r
 
 
 # --------------------------------------------------------------------------- the summary
@@ -257,8 +216,8 @@ class Summary:
     """The audit's summary, added up one verdict at a time (nothing but counts is kept).
 
     >>> s = Summary()
-    >>> s.add(FileAudit("a.jsonl", (), events=40, hands=2, phase="over", outcomes={"gin": 1, "knock": 1}))
-    >>> s.add(FileAudit("b.jsonl", ({"rule": "chain"},), errors_total=3, errors_by_rule={"chain": 3}))
+    >>> s.add(FileAudit(Verdict("a.jsonl"), events=40, hands=2, phase="over", outcomes={"gin": 1, "knock": 1}))
+    >>> s.add(FileAudit(Verdict("b.jsonl", ({"rule": "chain"},), errors_total=3, errors_by_rule={"chain": 3})))
     >>> d = s.to_dict()
     >>> d["files"], d["invalid"], d["errors_total"], d["errors_by_rule"], d["outcomes"]
     (2, 1, 3, {'chain': 3}, {'knock': 1, 'gin': 1})

@@ -5,7 +5,8 @@ exits. Nothing here is markup: record text (names, title, reasons, errors)
 goes into :class:`rich.text.Text`, shown first (:func:`ginlog.text.shown`).
 
 >>> from ginlog.app.check.audit import FileAudit, summarize
->>> results = [FileAudit("a.jsonl", (), events=40, hands=2, phase="over", outcomes={"gin": 1, "knock": 1})]
+>>> from ginlog.app.check.verdicts import Verdict
+>>> results = [FileAudit(Verdict("a.jsonl"), events=40, hands=2, phase="over", outcomes={"gin": 1, "knock": 1})]
 >>> table, *rest = audit_report(summarize(results))
 >>> table.row_count, [str(x) for x in rest]
 (1, ['Hands: knock 1, gin 1'])

@@ -87,7 +87,7 @@ def audit(
     Example: ginlog audit sample_games --jobs 2
     """
     from ginlog.app.check.audit import Summary, audit_paths
-    from ginlog.app.check.paths import count_paths, iter_paths
+    from ginlog.app.check.paths import iter_paths
     from ginlog.app.shell.progress import progress
 
     if anchor is not None:
@@ -100,7 +100,7 @@ def audit(
     err = console(stderr=True)
     verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors)
     try:
-        total = lambda: count_paths(paths)  # noqa: E731 - a second walk, only for the bar
+        total = None  # the paths are walked once, as they are audited: the bar counts, with no total
         if json_:
             with progress("auditing", total, console=err, stdout_busy=True) as advance:
                 for r in _json_files(advance(verdicts), tail=lambda: '"summary": ' + _indent(json.dumps(summary.to_dict(), indent=2))):
@@ -115,7 +115,7 @@ def audit(
 
 
 def _print_audit(
-    results: Iterator[FileAudit], summary: Summary, err: Console, *, total: Callable[[], int], quiet: bool,
+    results: Iterator[FileAudit], summary: Summary, err: Console, *, total: Callable[[], int] | None, quiet: bool,
     max_errors: int,
 ) -> None:
     from rich.markup import escape

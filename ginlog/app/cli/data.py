@@ -1,16 +1,19 @@
 """Many matches at once: ``stats``, ``export``, and ``html`` (one match's page, or a site of a folder).
 
-Each reads its files one at a time through the reading pipeline
-(:class:`~ginlog.match.dated.Dated` or, for the site, :class:`~ginlog.match.dated.DatedSteps`),
+Each reads its files through the one many-file loop
+(:func:`~ginlog.app.check.verdicts.verdicts`: the paths walked once, the
+results in the order of the files) under the one reading policy
+(:data:`~ginlog.match.policy.POLICY`: the same verdict as ``audit``'s),
 folds what it needs and lets the rest go, so memory stays flat in the number
-of files; with standard error on a terminal a progress bar shows (on
+of files and in the damage of any one; with standard error on a terminal a progress bar shows (on
 standard error, gone at the end: :mod:`ginlog.app.shell.progress`). Heavy
 modules are imported inside the commands, so that building the CLI stays cheap.
 
 Exit status, for all of them: 0 when every file was valid; 1 when any was
-invalid or missing (each is listed on standard error, one line, and left
-out of the figures, the rows and the standings; the output is still
-written); 2 for a usage slip (``--json`` with ``--csv``, Parquet without a
+invalid or missing (each is listed on standard error, one line: its first
+problem and how many more, and left out of the figures, the rows and the
+standings; the output is still written; a file's warnings are listed there
+too); 2 for a usage slip (``--json`` with ``--csv``, Parquet without a
 file or without pyarrow, an ``-o`` that cannot be written).
 
 One match's page (:func:`page`) is read once, collecting every problem
@@ -39,8 +42,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
-from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional
+from collections.abc import Callable, Iterator
+from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional, TypeVar
 
 import typer
 
@@ -48,8 +51,10 @@ from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from ginlog.app.data.formats import formats_help
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ginlog.app.data.stats import MatchSummary, Standings
-    from ginlog.match.dated import DatedReport
+    from ginlog.app.check.verdicts import Failed, Verdict
+    from ginlog.app.data.stats import Standings
+
+R = TypeVar("R")
 
 __all__ = ["stats", "export", "html", "site", "page"]
 
@@ -76,26 +81,23 @@ def _usage(message: str) -> int:
     return EXIT_USAGE
 
 
-def _report_invalid(s: MatchSummary) -> None:
-    """One line on standard error for an invalid file: its first problem, and how many more."""
-    from ginlog.app.check.audit import error_line
-    from ginlog.text import shown
-
-    more = len(s.errors) - 1
-    line = error_line(s.errors[0]) if s.errors else shown(f"{s.file}: invalid")
-    sys.stderr.write(line + (f" (and {more} more problem{'s' if more != 1 else ''})" if more > 0 else "") + "\n")
+def _report(v: Verdict, warnings: bool = True) -> None:
+    """A file's verdict on standard error: for an invalid file one line, its first problem and how many more;
+    a valid file's warnings, one a line, unless not asked for (each line already shown: nothing a terminal
+    would act on). ``export`` asks for none: its rows are data, and its one line on a failure stays one."""
+    for said in v.said() if warnings or not v.ok else ():
+        sys.stderr.write(said + "\n")
 
 
-def _reports(paths: list[str], label: str, stdout_busy: bool = False) -> Iterator[DatedReport | MatchSummary]:
-    """Each file's dated report (or why it could not be read), one at a time, with the progress bar."""
-    from ginlog.app.check.paths import count_paths, iter_paths
-    from ginlog.app.data.stats import failed, read_one
+def _results(
+    paths: list[str], reading: Callable[[str], R | Failed], label: str, stdout_busy: bool = False
+) -> Iterator[R | Failed]:
+    """Each file's result (or why it could not be read), in order, from the one loop, with the progress bar."""
+    from ginlog.app.check.verdicts import verdicts
     from ginlog.app.shell.progress import progress
-    from ginlog.errors import GinlogError
 
-    with progress(label, lambda: count_paths(paths), stdout_busy=stdout_busy) as advance:
-        for item in advance(iter_paths(paths)):
-            yield failed(item) if isinstance(item, GinlogError) else read_one(item)
+    with progress(label, stdout_busy=stdout_busy) as advance:  # no total: the paths are walked once
+        yield from advance(verdicts(paths, reading))
 
 
 # --------------------------------------------------------------------------- stats
@@ -169,22 +171,22 @@ def stats(
     import json
     import tempfile
 
-    from ginlog.app.data.stats import PLAYER_KEYS, MatchSummary, Standings, summarise
+    from ginlog.app.check.verdicts import Failed
+    from ginlog.app.data.stats import PLAYER_KEYS, MatchSummary, Standings, summary_of
 
     if json_ and csv_:
         return _usage("give --json or --csv, not both")
     standings = Standings()
     with tempfile.TemporaryFile("w+", encoding="utf-8") as files:
         first = True
-        for item in _reports(paths, "stats"):
-            summary = item if isinstance(item, MatchSummary) else summarise(item)
+        for item in _results(paths, summary_of, "stats"):
+            summary = MatchSummary(item.verdict) if isinstance(item, Failed) else item
             standings.add(summary)
             if json_:
-                text = json.dumps(summary.verdict(), ensure_ascii=False)  # one line a file (and the C encoder)
+                text = json.dumps(summary.entry(), ensure_ascii=False)  # one line a file (and the C encoder)
                 files.write(("\n    " if first else ",\n    ") + text)
                 first = False
-            if not summary.ok:
-                _report_invalid(summary)
+            _report(summary.verdict)
         if json_:
             _json_stats(standings, files, sys.stdout)
         elif csv_:
@@ -212,8 +214,8 @@ def export(
 
     Example: ginlog export club/ --format parquet -o hands.parquet
     """
-    from ginlog.app.data.export import FORMATS, MissingExtra, hand_rows, open_writer
-    from ginlog.app.data.stats import MatchSummary, summarise
+    from ginlog.app.check.verdicts import Failed
+    from ginlog.app.data.export import FORMATS, MissingExtra, exported, open_writer
 
     from ginlog.app.shell.outputs import refusal
 
@@ -229,12 +231,12 @@ def export(
         return _usage(f"cannot write {output}: {exc.strerror or exc}")
     invalid = 0
     try:
-        for item in _reports(paths, "export", stdout_busy=output is None):
-            if isinstance(item, MatchSummary) or not item.ok:
+        for item in _results(paths, exported, "export", stdout_busy=output is None):
+            _report(item.verdict, warnings=False)
+            if isinstance(item, Failed) or not item.verdict.ok:
                 invalid += 1
-                _report_invalid(item if isinstance(item, MatchSummary) else summarise(item))
                 continue
-            out.write(hand_rows(item))
+            out.write(item.rows)
     except BaseException:
         out.abandon()
         raise
@@ -253,10 +255,10 @@ def export(
 
 def site(dir: str, output: str) -> int:
     """``ginlog html DIR -o SITE/``: the index (standings, every match) and a replay page per match."""
-    from ginlog.app.check.paths import count_paths, iter_paths
+    import functools
+
     from ginlog.app.data.stats import MatchSummary
-    from ginlog.app.pages.site import build_site
-    from ginlog.app.shell.progress import progress
+    from ginlog.app.pages.site import build_site, pages_folder, read_entry
     from ginlog.text import shown
 
     from ginlog.app.shell.outputs import folder_refusal
@@ -269,12 +271,11 @@ def site(dir: str, output: str) -> int:
         return _usage(f"{output} exists and is not a folder")
 
     def done(summary: MatchSummary) -> None:
-        if not summary.ok:
-            _report_invalid(summary)
+        _report(summary.verdict)
 
+    reading = functools.partial(read_entry, root=dir, pages=pages_folder(output))
     try:
-        with progress("pages", lambda: count_paths([dir])) as advance:
-            standings = build_site(advance(iter_paths([dir])), dir, output, done=done)
+        standings = build_site(_results([dir], reading, "pages"), output, done=done)
     except OSError as exc:  # the folder cannot be made or written (nobody may, a name too long)
         return _usage(f"cannot write {output}: {exc.strerror or exc}")
     n = standings.valid + standings.invalid
@@ -289,19 +290,19 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
     returned, not raised (see the module's docstring).
     """
     from ginlog.app.pages.page import Verdict, match_page
-    from ginlog.app.pages.page_data import read_steps
+    from ginlog.app.pages.page_data import read_page
     from ginlog.app.shell.outputs import refusal, write_whole
 
     if output is not None and (why := refusal(output, [match])):
         return _usage(why)
     name = "<stdin>" if match == "-" else match
     source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
-    steps, errors, warnings = read_steps(source, name)
-    for err in errors:
-        sys.stderr.write(err.one_line() + "\n")
+    steps, verdict = read_page(source, name)
+    if not verdict.ok:
+        _report(verdict)
     if not steps:
         return EXIT_INVALID
-    page = match_page(steps, verdict=Verdict.of(errors, steps[-1].digest, warnings), title=title)
+    page = match_page(steps, verdict=Verdict.of_file(verdict, steps[-1].digest), title=title)
     data = page.encode("utf-8")
     if output is None or output == "-":
         sys.stdout.buffer.write(data)
@@ -311,4 +312,6 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
             write_whole(output, data)
         except OSError as exc:
             return _usage(f"cannot write {output}: {exc.strerror or exc}")
-    return EXIT_OK if not errors else EXIT_INVALID
+    if verdict.ok:
+        _report(verdict)  # the warnings, once the page is written (a failure to write it stays one line)
+    return EXIT_OK if verdict.ok else EXIT_INVALID

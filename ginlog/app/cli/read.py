@@ -1,6 +1,11 @@
 """Commands that read one match: ``show``, ``replay``, ``score``.
 
-``-`` reads standard input (named ``<stdin>`` in errors).
+``-`` reads standard input (named ``<stdin>`` in errors). Each reads the
+file under the one reading policy (:data:`~ginlog.match.policy.POLICY`) and
+so gives it the verdict ``audit`` gives: an invalid file is one line on
+standard error, its first problem and how many more (exit 1); a valid
+file's warnings are listed there, one a line (``show --at N`` judges the
+lines up to N's).
 """
 
 from __future__ import annotations
@@ -11,13 +16,14 @@ from typing import TYPE_CHECKING, Annotated, BinaryIO, Optional
 
 import typer
 
-from ginlog.app.cli.common import console, fail, usage
+from ginlog.app.cli.common import EXIT_INVALID, console, fail, usage
 
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.match.reading import MatchReport
     from ginlog.play.state import MatchState
 
-__all__ = ["show", "replay", "score", "read_report"]
+__all__ = ["show", "replay", "score", "read_report", "judge"]
+
 
 
 def show(
@@ -67,12 +73,14 @@ def replay(
     from ginlog.app.views.match import describe, hand_summary, score_line, table_json, winner_name
     from ginlog.errors import EventError, GinlogError
     from ginlog.log.events import event_type
-    from ginlog.match.reading import iter_steps
+    from ginlog.match.policy import POLICY
+    from ginlog.match.reading import Steps, walk
 
     out = console()
     before: MatchState | None = None
+    steps = Steps(policy=POLICY)
     try:
-        for s in iter_steps(_source(match), name=_name(match), upto=to):
+        for s in walk(_source(match), steps, name=_name(match), upto=to):
             st = s.state
             if s.line >= from_:
                 text = describe(s.event, before, st)  # record text already shown (ginlog.text.shown)
@@ -91,6 +99,7 @@ def replay(
             before = st
     except GinlogError as exc:
         fail(exc)
+    judge(steps.report())
     if before is None:
         fail(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=_name(match)))
     if before.phase == "over" and not json_:
@@ -110,11 +119,13 @@ def score(
     from ginlog.app.views.match import score_json
     from ginlog.errors import GinlogError
     from ginlog.match.dated import read_dated
+    from ginlog.match.policy import POLICY
 
     try:
-        dated = read_dated(_source(match), name=_name(match))
+        dated = read_dated(_source(match), POLICY, name=_name(match))
     except GinlogError as exc:
         fail(exc)
+    judge(dated.report)
     state = dated.report.state
     assert state is not None  # a file without a first line raises
     data = score_json(state, dated.report.head, dated.hand_ends)
@@ -137,14 +148,30 @@ def _echo_json(data: object, lines: bool = False) -> None:
 
 
 def read_report(match: str, upto: int | None = None) -> MatchReport:
-    """The match file's report (``-``: standard input), or exit with its first problem."""
+    """The match file's report (``-``: standard input) read under the reading policy, its warnings said; or
+    exit with its verdict (:func:`judge`)."""
     from ginlog.errors import GinlogError
-    from ginlog.match.reading import read_match
+    from ginlog.match.policy import POLICY
+    from ginlog.match.reading import FinalState, read
 
     try:
-        return read_match(_source(match), name=_name(match), upto=upto)
+        report = read(_source(match), FinalState(policy=POLICY), name=_name(match), upto=upto)
     except GinlogError as exc:
         fail(exc)
+    judge(report)
+    return report
+
+
+def judge(report: MatchReport) -> None:
+    """The file's verdict (:class:`~ginlog.app.check.verdicts.Verdict`) on standard error: an invalid file's
+    one line, or a valid one's warnings (:meth:`~ginlog.app.check.verdicts.Verdict.said`); exit 1 if it is invalid (a command of one match shows only a valid one)."""
+    from ginlog.app.check.verdicts import Verdict
+
+    verdict = Verdict.of(report)
+    for said in verdict.said():
+        sys.stderr.write(said + "\n")
+    if not verdict.ok:
+        raise SystemExit(EXIT_INVALID)
 
 
 def _source(match: str) -> str | BinaryIO:

@@ -57,12 +57,16 @@ from ginlog.app.data.formats import (
     RowWriter,
 )
 
+import attrs
+
 from ginlog.match.dated import DatedReport
+from ginlog.app.check.verdicts import Failed, Verdict
 from ginlog.app.shell.outputs import Replacement
-from ginlog.app.data.stats import rules_short
+from ginlog.app.data.stats import read_for_data, rules_short
 
 __all__ = [
-    "COLUMNS", "ROW_GROUP", "FORMATS", "Row", "hand_rows", "RowWriter", "CsvWriter", "JsonlWriter",
+    "COLUMNS", "ROW_GROUP", "FORMATS", "Row", "hand_rows", "Exported", "exported", "RowWriter", "CsvWriter",
+    "JsonlWriter",
     "ParquetWriter", "MissingExtra", "open_writer",
 ]
 
@@ -93,6 +97,24 @@ def hand_rows(dated: DatedReport) -> Iterator[Row]:
             s.outcome, None if out is None else players[out], None if s.winner is None else players[s.winner],
             s.points, d1, d2, h.totals[0], h.totals[1], h.recorded, h.void_reason, rules,
         )
+
+
+@attrs.frozen
+class Exported:
+    """One file as the export needs it: its verdict, and its rows if it is valid (none otherwise)."""
+
+    verdict: Verdict
+    rows: tuple[Row, ...] = ()
+
+
+def exported(path: str) -> Exported | Failed:
+    """The reading ``export`` hands the many-file loop (:func:`~ginlog.app.check.verdicts.verdicts`): one file
+    read under the reading policy, into its verdict and rows (a worker sends back these, never the match)."""
+    dated = read_for_data(path)
+    if isinstance(dated, Failed):
+        return dated
+    verdict = Verdict.of(dated.report)
+    return Exported(verdict, tuple(hand_rows(dated)) if verdict.ok else ())
 
 
 class Export:

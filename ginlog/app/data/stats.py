@@ -1,9 +1,11 @@
 """Standings and statistics over many matches, folded one match at a time (``ginlog stats``).
 
 Two steps, both pure. :func:`summarise` turns one read file
-(:class:`~ginlog.match.dated.DatedReport`) into a small :class:`MatchSummary`:
-its verdict, who played, who won, and each seat's figures in that match
-(:class:`SeatFigures`). :class:`Standings` folds summaries into per-player
+(:class:`~ginlog.match.dated.DatedReport`, read under the reading policy:
+:func:`summary_of` is the reading the many-file loop hands each path) into a
+small :class:`MatchSummary`: its verdict (:class:`~ginlog.app.check.verdicts.Verdict`,
+the one every command gives), who played, who won, and each seat's figures
+in that match (:class:`SeatFigures`). :class:`Standings` folds summaries into per-player
 and per-pair accumulators and an :class:`~ginlog.app.data.rating.Elo`, so memory
 grows with the players, not with the files (the rating keeps 16 bytes a
 rated match: see :mod:`ginlog.app.data.rating`). An invalid file is counted and
@@ -55,6 +57,7 @@ from typing import Any, Final
 
 import attrs
 
+from ginlog.app.check.verdicts import STDIN, Failed, Verdict
 from ginlog.errors import GinlogError
 from ginlog.game.rules import PRESETS, Rules, rules_to_dict
 from ginlog.game.seats import OTHER, SEATS, Seat
@@ -64,7 +67,7 @@ from ginlog.match.dated import DatedReport
 from ginlog.app.data.rating import Elo
 
 __all__ = [
-    "SeatFigures", "MatchSummary", "summarise", "failed", "seat_figures", "rules_short", "Standings", "PLAYER_KEYS",
+    "SeatFigures", "MatchSummary", "summarise", "summary_of", "read_for_data", "seat_figures", "rules_short", "Standings", "PLAYER_KEYS",
 ]
 
 #: The keys of one player's object in ``stats --json`` (and the columns of ``--csv``), in order.
@@ -174,10 +177,13 @@ def _knob(value: Any) -> str:
 
 @attrs.frozen
 class MatchSummary:
-    """One file, as the standings need it: its verdict, the match in a line, each seat's figures."""
+    """One file, as the standings need it: its verdict, the match in a line, each seat's figures.
 
-    file: str
-    errors: tuple[dict[str, Any], ...]
+    A file that could not be read (:class:`~ginlog.app.check.verdicts.Failed`)
+    is its verdict alone: ``MatchSummary(failed.verdict)``.
+    """
+
+    verdict: Verdict
     players: tuple[str, str] | None = None
     phase: str | None = None
     winner: Seat | None = None
@@ -193,16 +199,26 @@ class MatchSummary:
     figures: tuple[SeatFigures, SeatFigures] | None = None
 
     @property
+    def file(self) -> str:
+        return self.verdict.path
+
+    @property
+    def errors(self) -> tuple[dict[str, Any], ...]:
+        return self.verdict.errors
+
+    @property
     def ok(self) -> bool:
-        return not self.errors and self.players is not None
+        return self.verdict.ok and self.players is not None
 
     @property
     def winner_name(self) -> str | None:
         return None if self.winner is None or self.players is None else self.players[self.winner]
 
-    def verdict(self) -> dict[str, Any]:
+    def entry(self) -> dict[str, Any]:
         """The file's entry in ``stats --json``'s ``files``: its verdict and the match in a line."""
         players = list(self.players) if self.players is not None else None
+        verdict = self.verdict.to_dict()
+        del verdict["ok"]
         return {
             "file": self.file,
             "ok": self.ok,
@@ -216,7 +232,7 @@ class MatchSummary:
             "end": self.end,
             "match": self.match_id,
             "head": self.head,
-            "errors": list(self.errors),
+            **verdict,
         }
 
 
@@ -224,13 +240,11 @@ def summarise(dated: DatedReport) -> MatchSummary:
     """The summary of one read file (its errors as dicts, with their places)."""
     report = dated.report
     state = report.state
-    errors = tuple(e.to_dict() for e in report.errors)
+    verdict = Verdict.of(report)
     if state is None:
-        missing = {"file": report.path, "line": None, "event": None, "rule": "first-event", "message": "no match in the file"}
-        return MatchSummary(report.path, errors or (missing,))
+        return MatchSummary(verdict)  # (a reading without a first event always has a problem to say so)
     return MatchSummary(
-        report.path,
-        errors,
+        verdict,
         players=state.players,
         phase=state.phase,
         winner=state.winner,
@@ -245,12 +259,6 @@ def summarise(dated: DatedReport) -> MatchSummary:
         head=report.head,
         figures=(seat_figures(state, 0), seat_figures(state, 1)),
     )
-
-
-def failed(err: GinlogError, path: str | None = None) -> MatchSummary:
-    """A file that could not be read at all (missing, a folder, unreadable)."""
-    where = path or err.path or "?"
-    return MatchSummary(where, (err.at(path=where).to_dict(),))
 
 
 # --------------------------------------------------------------------------- the fold
@@ -385,17 +393,23 @@ class Standings:
         return out
 
 
-def read_one(path: str) -> DatedReport | MatchSummary:
-    """One file read for the standings and the export, every problem collected: its dated report, or a
-    summary of why it could not be read (``-``: standard input, called ``<stdin>``)."""
+def read_for_data(path: str) -> DatedReport | Failed:
+    """One file read under the reading policy for the standings and the export (``-``: standard input,
+    called ``<stdin>``): its dated report, each hand dated by its begin, or why it could not be read."""
     import sys
 
-    from ginlog.match.dated import Dated
-    from ginlog.match.reading import read
+    from ginlog.match.dated import read_dated
+    from ginlog.match.policy import POLICY
 
-    name = "<stdin>" if path == "-" else path
+    name = STDIN if path == "-" else path
     try:
-        # stats and export date a hand by its begin
-        return read(sys.stdin.buffer if path == "-" else path, Dated([], ends=False), name=name)
+        return read_dated(sys.stdin.buffer if path == "-" else path, POLICY, ends=False, name=name)
     except GinlogError as exc:
-        return failed(exc, name)
+        return Failed.of(exc, name)
+
+
+def summary_of(path: str) -> MatchSummary:
+    """The reading ``stats`` hands the many-file loop (:func:`~ginlog.app.check.verdicts.verdicts`): one file's
+    small summary, whatever the file holds (a worker sends back this, never the match)."""
+    dated = read_for_data(path)
+    return MatchSummary(dated.verdict) if isinstance(dated, Failed) else summarise(dated)

@@ -28,12 +28,14 @@ from typing import Any
 
 import attrs
 
+from ginlog.app.check.verdicts import Verdict as FileVerdict
 from ginlog.caveats import Caveat
 from ginlog.errors import EventError, GinlogError, StoreError
 from ginlog.game.cards import Card, cards_mask, mask_cards
 from ginlog.game.rules import PRESETS, rules_to_dict
 from ginlog.log.events import CHANGES_NOTHING, TAKES_BACK, Correction, HandDealt, event_type
 from ginlog.log.reader import Source
+from ginlog.match.policy import POLICY
 from ginlog.match.reading import Step, walk
 from ginlog.match.visitors import Steps
 from ginlog.play.state import FinishedHand, MatchState
@@ -41,7 +43,7 @@ from ginlog.text import shown
 
 from ginlog.app.views.match import describe, hand_summary, score_json, winner_name
 
-__all__ = ["Verdict", "frame", "match_data", "visible", "read_steps"]
+__all__ = ["Verdict", "frame", "match_data", "visible", "read_steps", "read_page"]
 
 
 @attrs.frozen
@@ -60,6 +62,19 @@ class Verdict:
     def of(cls, errors: Sequence[GinlogError], head: str | None, warnings: Sequence[Caveat] = ()) -> Verdict:
         """From what a collecting read gathered, each problem and warning as its one line (place, message, rule)."""
         return cls(tuple(e.one_line() for e in errors), tuple(w.one_line() for w in warnings), head)
+
+    @classmethod
+    def of_file(cls, verdict: FileVerdict, head: str | None) -> Verdict:
+        """From the file's :class:`~ginlog.app.check.verdicts.Verdict` (what every command says of it): the
+        problems and warnings kept, each in one line, and a line for those counted but not kept."""
+        from ginlog.app.check.audit import error_line
+
+        errors = [error_line(e) for e in verdict.errors]
+        more = verdict.errors_total - len(verdict.errors)
+        if more > 0:
+            by_rule = ", ".join(f"{k} {v:,}" for k, v in verdict.errors_by_rule.items())
+            errors.append(f"{verdict.path}: {more:,} more problems not listed; by rule: {by_rule} [max-errors]")
+        return cls(tuple(errors), tuple(verdict.warning_lines()), head)
 
 
 def _cards(cards: Sequence[Card] | int) -> list[str]:
@@ -236,7 +251,7 @@ def read_steps(
     :class:`~ginlog.match.visitors.Steps` collecting errors and warnings into
     lists (one that also keeps the times, for the site); a plain one when None.
     """
-    visitor = visitor if visitor is not None else Steps([], warnings=[])
+    visitor = visitor if visitor is not None else Steps(policy=POLICY)
     errors, warnings = visitor.errors, visitor.warnings
     assert errors is not None and warnings is not None, "read_steps collects: give a visitor with both lists"
     try:
@@ -250,3 +265,26 @@ def read_steps(
     if not steps and not errors:
         errors.append(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name))
     return steps, errors, warnings
+
+
+def read_page(source: Source, name: str, visitor: Steps | None = None) -> tuple[list[Step], FileVerdict]:
+    """:func:`read_steps` with the file's :class:`~ginlog.app.check.verdicts.Verdict`, as every command gives it.
+
+    ``visitor`` (a :class:`~ginlog.match.visitors.Steps` under the reading
+    policy by default) is read through; what stopped the reading before it
+    began (a file that cannot be opened or read) and a file without an event
+    are the verdict's one problem.
+    """
+    visitor = visitor if visitor is not None else Steps(policy=POLICY)
+    try:
+        steps: list[Step] = list(walk(source, visitor, name=name))
+    except GinlogError as exc:
+        return [], FileVerdict(name, ((exc if exc.path else exc.at(path=name)).to_dict(),))
+    except OSError as exc:
+        err = StoreError(f"cannot read the file: {exc.strerror or exc}", rule="file", path=name)
+        return [], FileVerdict(name, (err.to_dict(),))
+    report = visitor.report()
+    if not steps and not report.errors_total:
+        empty = EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name)
+        return [], FileVerdict(name, (empty.to_dict(),))
+    return steps, FileVerdict.of(report)

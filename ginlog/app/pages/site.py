@@ -16,10 +16,12 @@ replaced, cut to 40 characters, then 10 hex digits of the SHA-256 of the
 path relative to ``DIR`` (:func:`page_name`), so no name can leave
 ``SITE/matches`` or collide with another.
 
-Files are read one at a time (each through one :class:`~ginlog.match.dated.DatedSteps`
-reading, which the page needs anyway); the index's rows are spooled to a
-temporary file as they are made and the standings written above them at the end,
-so memory does not grow with the number of files.
+Files are read through the one many-file loop (:func:`~ginlog.app.check.verdicts.verdicts`),
+each by :func:`read_entry` (one :class:`~ginlog.match.dated.DatedSteps`
+reading under the reading policy, which the page needs anyway; it writes
+the page and hands back a small :class:`SiteEntry`); the index's rows are
+spooled to a temporary file as they are made and the standings written
+above them at the end, so memory does not grow with the number of files.
 """
 
 from __future__ import annotations
@@ -43,18 +45,19 @@ from typing import IO, Final
 import attrs
 
 from ginlog import __version__
-from ginlog.errors import GinlogError
-from ginlog.match.visitors import MatchReport
+from ginlog.match.policy import POLICY
 from ginlog.text import shown
 
 from ginlog.match.dated import DatedSteps
+from ginlog.app.check.verdicts import Failed
 from ginlog.app.pages.page import Verdict, csp_hash, match_page
 from ginlog.app.shell.outputs import LinkInTheWay, RecordInTheWay, Replacement, is_match_record, write_whole
-from ginlog.app.pages.page_data import read_steps
-from ginlog.app.data.stats import MatchSummary, Standings, failed, summarise
+from ginlog.app.pages.page_data import read_page
+from ginlog.app.data.stats import MatchSummary, Standings, summarise
 
 __all__ = [
-    "page_name", "SiteEntry", "read_entry", "build_site", "index_row", "index_page", "INDEX_CSS", "SiteFolder", "MANIFEST",
+    "page_name", "SiteEntry", "read_entry", "pages_folder", "build_site", "index_row", "index_page", "INDEX_CSS",
+    "SiteFolder", "MANIFEST",
 ]
 
 _UNSAFE: Final = re.compile(r"[^A-Za-z0-9_-]+")
@@ -84,24 +87,32 @@ def _date(ts: str | None) -> str:
 
 @attrs.frozen
 class SiteEntry:
-    """One match file as the site shows it: its summary, its page's text (None: unreadable) and first problem."""
+    """One match file as the site shows it: its summary, its page's link (None: no page) and first problem."""
 
     summary: MatchSummary
-    page: str | None
+    href: str | None
     problem: str | None
 
 
-def read_entry(path: str) -> SiteEntry:
-    """Read one match file (collecting every problem) into its summary and its replay page."""
-    visitor = DatedSteps([], warnings=[])
-    steps, errors, warnings = read_steps(path, path, visitor)
+def pages_folder(site: str) -> str:
+    """What :func:`read_entry` is given to put its page in ``SITE/matches``: the site, which it enters itself."""
+    return site
+
+
+def read_entry(path: str, root: str, pages: str) -> SiteEntry:
+    """Read one match file under the reading policy, write its replay page into ``pages``, and give back
+    its summary and link: the reading the many-file loop hands each path of ``root`` (module-level, small
+    result: a worker can run it)."""
+    visitor = DatedSteps(policy=POLICY)
+    steps, verdict = read_page(path, path, visitor)
     if not steps:
-        return SiteEntry(failed(errors[0], path), None, errors[0].one_line())
+        return SiteEntry(MatchSummary(verdict), None, verdict.one_line())
     last = steps[-1]
-    report = MatchReport(path, last.state, tuple(errors), last.line, last.digest)
-    summary = summarise(visitor.dated(report))
-    page = match_page(steps, verdict=Verdict.of(errors, last.digest, warnings))
-    return SiteEntry(summary, page, errors[0].one_line() if errors else None)
+    summary = summarise(visitor.dated(visitor.report()))
+    page = match_page(steps, verdict=Verdict.of_file(verdict, last.digest))
+    name = page_name(path, root)
+    _write_page(pages, name, page)
+    return SiteEntry(summary, f"matches/{name}", verdict.one_line())
 
 
 def index_row(entry: SiteEntry, href: str | None) -> str:
@@ -116,7 +127,7 @@ def index_row(entry: SiteEntry, href: str | None) -> str:
     if s.ok:
         verdict = '<td class="ok">valid</td>'
     else:
-        n = len(s.errors)
+        n = s.verdict.errors_total
         verdict = f'<td class="bad" title="{_esc(entry.problem)}">invalid: {n} problem{"s" if n != 1 else ""}</td>'
     title = _esc(s.title) if s.title else players
     link = f'<a href="{html.escape(href)}">{title or _esc(os.path.basename(s.file))}</a>' if href else (title or _esc(s.file))
@@ -185,19 +196,35 @@ def index_page(title: str, standings: Standings, rows: IO[str], counts: tuple[in
     )
 
 
+def _write_page(site: str, name: str, page: str) -> None:
+    """Put one page in ``SITE/matches``, entering both folders without following a link (a worker does this
+    on its own: the client has made and checked them, and a link put there since is refused, not followed)."""
+    fd = os.open(site, _FOLDER)
+    try:
+        matches = os.open("matches", _FOLDER, dir_fd=fd)
+        try:
+            write_whole(name, page.encode("utf-8"), dir_fd=matches)
+        finally:
+            os.close(matches)
+    finally:
+        os.close(fd)
+
+
 def build_site(
-    files: Iterable[str | GinlogError],
-    root: str,
+    entries: Iterable[SiteEntry | Failed],
     site: str,
     *,
     title: str = "ginlog matches",
     done: Callable[[MatchSummary], None] | None = None,
 ) -> Standings:
-    """Write the site for ``files`` (paths, or what could not be found) under ``root`` into ``site``.
+    """Write the site's index for ``entries`` (what :func:`read_entry` made of each file, its page written,
+    or a file that could not be read) into ``site``.
 
-    ``done`` is called with each file's summary as soon as its page is
-    written (for a progress bar, and to list the invalid files). Returns
-    the standings (their ``valid`` and ``invalid`` counts too).
+    ``entries`` is taken lazily, after the folder is entered: the many-file
+    loop over :func:`read_entry` (``functools.partial(read_entry, root=DIR,
+    pages=pages_folder(SITE))``). ``done`` is called with each file's
+    summary as it comes (to list the invalid files). Returns the standings
+    (their ``valid`` and ``invalid`` counts too).
 
     The site's folder and its ``matches/`` are entered without following a
     link (:class:`SiteFolder`); every file goes in through
@@ -209,20 +236,12 @@ def build_site(
         standings = Standings()
         written: list[str] = []
         with tempfile.TemporaryFile("w+", encoding="utf-8") as rows:
-            for item in files:
-                if isinstance(item, GinlogError):
-                    entry = SiteEntry(failed(item), None, item.one_line())
-                    href = None
-                else:
-                    entry = read_entry(item)
-                    href = None
-                    if entry.page is not None:
-                        name = page_name(item, root)
-                        write_whole(name, entry.page.encode("utf-8"), dir_fd=folder.matches)
-                        written.append(name)
-                        href = f"matches/{name}"
+            for item in entries:
+                entry = SiteEntry(MatchSummary(item.verdict), None, item.verdict.one_line()) if isinstance(item, Failed) else item
+                if entry.href is not None:
+                    written.append(entry.href.removeprefix("matches/"))
                 standings.add(entry.summary)
-                rows.write(index_row(entry, href))
+                rows.write(index_row(entry, entry.href))
                 if done is not None:
                     done(entry.summary)
             rows.seek(0)
@@ -239,6 +258,8 @@ def build_site(
 MANIFEST: Final = ".ginlog-site.json"
 #: A page's name as :func:`page_name` makes it.
 _PAGE: Final = re.compile(r"\A[A-Za-z0-9_-]{1,40}-[0-9a-f]{10}\.html\Z")
+#: Open a folder of the site: never through a link.
+_FOLDER: Final = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 #: The mark every replay page carries near its top.
 _MARK: Final = b'<meta name="generator" content="ginlog '
 

@@ -56,12 +56,13 @@ def _isatty(stream: object) -> bool:
 
 @contextlib.contextmanager
 def progress(
-    label: str, total: Callable[[], int], *, console: Console | None = None, stdout_busy: bool = False
+    label: str, total: Callable[[], int] | None = None, *, console: Console | None = None, stdout_busy: bool = False
 ) -> Iterator[Callable[[Iterable[T]], Iterator[T]]]:
     """A wrapper that advances a bar labelled ``label`` by one per item (after the item is dealt with).
 
-    ``total()`` (a second walk of the paths, say) is called only if the bar
-    shows. ``console`` is standard error's console, for a command that
+    ``total()`` is called only if the bar shows; without it (the many-file
+    commands: their paths are walked once, as the files are read, never
+    counted ahead) the bar counts the items done, with no total. ``console`` is standard error's console, for a command that
     prints through it while the bar runs (its lines then go above the bar).
     Without a bar, the wrapper hands the items on and does nothing else.
     """
@@ -72,10 +73,13 @@ def progress(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
     err = console if console is not None else Console(stderr=True)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-               TimeElapsedColumn())
+    columns = (
+        (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(), TimeElapsedColumn())
+        if total is not None
+        else (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed:,} files"), TimeElapsedColumn())
+    )
     with Progress(*columns, console=err, transient=True, redirect_stdout=False, redirect_stderr=True) as bar:
-        task = bar.add_task(label, total=total())
+        task = bar.add_task(label, total=None if total is None else total())
 
         def advance(items: Iterable[T]) -> Iterator[T]:
             for item in items:
