@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
 
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal
 
 __all__ = ["openspiel"]
 
@@ -15,7 +14,7 @@ __all__ = ["openspiel"]
 def openspiel(
     files: Annotated[list[str], typer.Argument(help="OpenSpiel serialised gin_rummy records.")],
     outdir: Annotated[str, typer.Option("--output", "-o", help="Folder for the ginlog match files.")],
-) -> None:
+) -> int:
     """Read OpenSpiel gin_rummy records and write one ginlog match file each.
 
     A record that is not valid gets an error naming it and the action's
@@ -31,10 +30,8 @@ def openspiel(
     if why := folder_refusal(outdir, "an import"):
         usage(why)
     try:
-        ok, bad = import_files(files, outdir, err=sys.stderr)
+        ok, bad = import_files(files, outdir, err=Terminal().err_stream())
     except GinlogError as exc:  # the output folder cannot be made: nothing was imported; a -o that cannot be written
         fail(exc, EXIT_USAGE)  # is a usage error, as in export and html
-    from ginlog.text import shown
-
-    typer.echo(shown(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else "")))
-    raise typer.Exit(EXIT_OK if not bad else EXIT_INVALID)
+    Terminal().out(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else ""))
+    return EXIT_OK if not bad else EXIT_INVALID

@@ -47,6 +47,7 @@ from typing import IO, Any, Final, Literal, Protocol
 from ginlog.match.dated import DatedReport
 from ginlog.app.shell.outputs import Replacement
 from ginlog.app.data.stats import rules_short
+from ginlog.text import json_escaped
 
 __all__ = [
     "COLUMNS", "ROW_GROUP", "Format", "FORMATS", "Row", "hand_rows", "RowWriter", "CsvWriter", "JsonlWriter",
@@ -126,8 +127,9 @@ class JsonlWriter:
         self._stream = stream
 
     def write(self, rows: Iterable[Row]) -> None:
+        # JSON-escaped (C0, C1, bidi as \\u escapes), to a file as to a terminal: the text is the same once decoded.
         dumps = json.dumps
-        self._stream.writelines(dumps(dict(zip(COLUMNS, row)), ensure_ascii=False) + "\n" for row in rows)
+        self._stream.writelines(json_escaped(dumps(dict(zip(COLUMNS, row)), ensure_ascii=False)) + "\n" for row in rows)
 
     def close(self) -> None:
         self._stream.flush()
@@ -205,8 +207,10 @@ class Export:
             self._output.abandon()
 
 
-def open_writer(format: Format, output: str | None) -> Export:
-    """A writer of ``format`` to ``output`` (None or ``-``: standard output; Parquet needs a file).
+def open_writer(format: Format, output: str | None, stream: IO[str] | None = None) -> Export:
+    """A writer of ``format`` to ``output`` (None or ``-``: ``stream``, standard output by default; Parquet needs a file).
+
+    The command gives the sink's stream (``Terminal().data_stream()``): exact to a pipe, made visible on a terminal.
 
     Raises :class:`MissingExtra` for Parquet without pyarrow, :class:`ValueError` for Parquet to standard output.
     """
@@ -219,7 +223,7 @@ def open_writer(format: Format, output: str | None) -> Export:
         out = Replacement(output)
         return Export(ParquetWriter(out.tmp), out, None)
     if output is None:
-        stream: IO[str] = sys.stdout
+        stream = stream if stream is not None else sys.stdout
         target = None
     else:
         target = Replacement(output)
