@@ -11,10 +11,19 @@ has honoured its quotes. Free text (notes, reasons, titles) is stored as typed;
 only a lone surrogate makes it malformed (:func:`has_lone_surrogate`).
 
 Whatever shows record text to a person (the terminal, the recorder, HTML) passes
-it through :func:`shown` first, so a control, bidi or invisible character is seen
-as ``␛`` or ``<U+202E>`` and never reaches the screen. Record text is data: it
-must never be handed to anything that reads markup (rich's ``[bold]``, HTML),
-so wrap it as plain text (``rich.text.Text(shown(s))``), never ``console.print(s)``.
+it through :func:`visible` first, so a control, bidi or invisible character is seen
+as ``␛`` or ``<U+202E>`` and never reaches the screen; JSON text for a machine goes
+through :func:`json_escaped`, which writes the same characters as ``\\u`` escapes.
+Record text is data: it must never be handed to anything that reads markup (rich's
+``[bold]``, HTML), so wrap it as plain text (``rich.text.Text(visible(s))``), never
+``console.print(s)``; the app's one sink for that is ``ginlog.app.shell.terminal``.
+
+"Shown" had five meanings; each now has its own word. *Visible* (:func:`visible`):
+record text as a person may see it. *JSON-escaped* (:func:`json_escaped`): JSON text
+with nothing a terminal acts on. *Shown* keeps only the game's meaning: a hand laid
+face up (``hand_shown``, ``Shown``). (A completion menu's label and a number cut for a
+message are named in their own modules.) The old names :func:`shown` and
+:func:`shown_json` stay as aliases until the branches that still use them are merged.
 
 >>> clean_name("  Zoe\\u0308 ")
 'Zoë'
@@ -22,7 +31,7 @@ so wrap it as plain text (``rich.text.Text(shown(s))``), never ``console.print(s
 "'Аnn' looks the same as 'Ann' (U+0410 CYRILLIC CAPITAL LETTER A against 'A')"
 >>> ["Mary Ann", "Mary Beth"][match_player(split_words("dealer 'mary ann'")[1], ["Mary Ann", "Mary Beth"])]
 'Mary Ann'
->>> shown("gg\\x1b[2J\\u202e")
+>>> visible("gg\\x1b[2J\\u202e")
 'gg␛[2J<U+202E>'
 """
 
@@ -47,11 +56,13 @@ __all__ = [
     "names_clash",
     "match_player",
     "split_words",
+    "visible",
+    "json_escaped",
     "shown",
+    "shown_json",
     "has_lone_surrogate",
     "describe",
     "check_kept_players",
-    "shown_json",
     "quoted",
 ]
 
@@ -92,7 +103,7 @@ def quoted(text: str, limit: int = 50) -> str:
     >>> quoted("Ann"), quoted("a\\x1b[2J"), quoted("x" * 60, 5)
     ("'Ann'", "'a␛[2J'", "'xxxxx...'")
     """
-    text = shown(text[:limit]) + ("..." if len(text) > limit else "")
+    text = visible(text[:limit]) + ("..." if len(text) > limit else "")
     return f"'{text}'"
 
 
@@ -118,7 +129,7 @@ _PICTURES: Final = {"\t": "␉", "\n": "␤", "\x7f": "␡"}
 
 
 @functools.lru_cache(maxsize=4096)
-def _shown_char(ch: str) -> str:
+def _visible_char(ch: str) -> str:
     if ch in _PICTURES:
         return _PICTURES[ch]
     if ch < " ":
@@ -128,7 +139,7 @@ def _shown_char(ch: str) -> str:
     return ch
 
 
-def shown(text: str) -> str:
+def visible(text: str) -> str:
     """Text from a record as it may be shown to a person: every control, format (bidi,
     zero-width), surrogate, private-use, unassigned, line-separator or default-ignorable
     character made visible, so none is ever emitted.
@@ -136,12 +147,12 @@ def shown(text: str) -> str:
     C0 controls become Control Pictures (``␛``, ``␇``; tab ``␉``, newline ``␤``, DEL
     ``␡``): they are what a note from a terminal holds, and one glyph keeps the line's
     width. The rest become ``<U+XXXX>``. The output holds only characters that are
-    shown as themselves, so ``shown(shown(x)) == shown(x)``; a ``<U+202E>`` typed as
+    shown as themselves, so ``visible(visible(x)) == visible(x)``; a ``<U+202E>`` typed as
     such looks the same as the real one, which is harmless. Never raises.
 
-    >>> shown("plain"), shown("a\\tb\\nc"), shown("\\x9b31m\\x07"), shown("x\\ud800")
+    >>> visible("plain"), visible("a\\tb\\nc"), visible("\\x9b31m\\x07"), visible("x\\ud800")
     ('plain', 'a␉b␤c', '<U+009B>31m␇', 'x<U+D800>')
-    >>> shown("Zoë 王 ❤"), shown("\\u3164"), shown("\\U000e0041")
+    >>> visible("Zoë 王 ❤"), visible("\\u3164"), visible("\\U000e0041")
     ('Zoë 王 ❤', '<U+3164>', '<U+E0041>')
     """
     if text.isascii():
@@ -149,26 +160,31 @@ def shown(text: str) -> str:
             return text
     elif text.isprintable() and _IGNORABLE_RE.search(text) is None:
         return text
-    return "".join([_shown_char(ch) for ch in text])
+    return "".join([_visible_char(ch) for ch in text])
 
 
-def shown_json(text: str) -> str:
+def json_escaped(text: str) -> str:
     r"""JSON text (from ``json.dumps(..., ensure_ascii=False)``) made safe for a terminal:
-    every character :func:`shown` would not show as itself written as a ``\uXXXX`` escape.
+    every character :func:`visible` would not show as itself written as a ``\uXXXX`` escape.
+
+    Every JSON ginlog writes (each ``--json``, ``export --format jsonl``) passes
+    through here, to a file, a pipe or a terminal alike: the C0, DEL, C1 controls,
+    the bidi and other format characters, are escapes, so no byte of a record can
+    act on whatever shows the file, and ``json.loads`` gives the text back exactly.
 
     The data is the same (an escape in a JSON string stands for the character),
     and outside its strings JSON text is plain ASCII; the newlines of indented
     JSON stay. ``json.dumps`` escapes C0 controls itself, but not DEL, the C1
     controls or bidi characters.
 
-    >>> print(shown_json('{"note": "Zoë \u202e\x9b2J\x7f", "tag": "\U000e0041"}'))
+    >>> print(json_escaped('{"note": "Zoë \u202e\x9b2J\x7f", "tag": "\U000e0041"}'))
     {"note": "Zoë \u202e\u009b2J\u007f", "tag": "\udb40\udc41"}
     """
     if text.isascii() and "\x7f" not in text:
         return text
     out = []
     for ch in text:
-        if ch == "\n" or _shown_char(ch) == ch:
+        if ch == "\n" or _visible_char(ch) == ch:
             out.append(ch)
         elif ch > "\uffff":
             code = ord(ch) - 0x10000
@@ -176,6 +192,11 @@ def shown_json(text: str) -> str:
         else:
             out.append(f"\\u{ord(ch):04x}")
     return "".join(out)
+
+
+#: The old names of :func:`visible` and :func:`json_escaped` ("shown" meant five things).
+shown = visible
+shown_json = json_escaped
 
 
 def has_lone_surrogate(text: str) -> bool:

@@ -150,12 +150,8 @@ elif what == "export":
 elif what == "html":
     code = cli_data.site(paths[0], out + ".site")
 else:
-    import typer
     from ginlog.app.cli.check import audit
-    try:
-        audit(paths, jobs=1, json_=True, anchor=None, quiet=False, max_errors=100)
-    except typer.Exit as e:
-        code = e.exit_code
+    code = audit(paths, jobs=1, json_=True, anchor=None, quiet=False, max_errors=100)
 sys.stdout.flush()
 sys.stderr.write(json.dumps({"code": code}))
 """

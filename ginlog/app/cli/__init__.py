@@ -1,50 +1,64 @@
 """The ``ginlog`` command line: the imperative shell around the pure core.
 
-Every command turns a :class:`~ginlog.errors.GinlogError` into one line on
-standard error, ``FILE:LINE: event N: what is wrong [rule]``, and an exit
-code, one per kind of failure in every command (:mod:`.common`): 0 fine, 1
-invalid, illegal, or a file that cannot be read, 2 usage, 130 interrupted. The commands are plain
-functions, grouped by what they do (:mod:`.record` writes, :mod:`.read`
-reads one match, :mod:`.check` checks many, :mod:`.reference` tells what
-ginlog knows, :mod:`.imports` imports); :func:`build_app` registers them
-with Typer. Heavy modules are imported inside the commands, and
-``ginlog play`` skips Typer altogether (:func:`main`), so a scripted entry
-costs little more than the interpreter's start.
+Every command runs through the one runner (:mod:`ginlog.app.shell.runner`): a
+:class:`~ginlog.errors.GinlogError` becomes one line on standard error,
+``FILE:LINE: event N: what is wrong [rule]``, and an exit code, one per kind
+of failure in every command: 0 fine, 1 invalid, illegal, or a file that cannot
+be read, 2 usage, 130 interrupted. Everything people see goes through the one
+sink (:mod:`ginlog.app.shell.terminal`). The commands are plain functions,
+grouped by what they do (:mod:`.record` writes, :mod:`.read` reads one match,
+:mod:`.check` checks many, :mod:`.data` many at once, :mod:`.reference` tells
+what ginlog knows, :mod:`.imports` imports); :func:`build_app` registers them
+with Typer (:mod:`.app`).
+
+Heavy modules are imported inside the commands, and a scripted ``ginlog
+play MATCH ENTRY...`` skips Typer altogether (:func:`main`), so an entry costs
+little more than the interpreter's start. There is still one parser: the
+fast path takes only what needs no parsing (:func:`plain_play`), words
+without a dash, which Typer would read the same way; anything else (an
+option, ``--``, ``-y``, a missing entry) is Typer's.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from ginlog.app.shell.runner import ExitCode, prepare_streams, run
 
-__all__ = ["main", "build_app", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
+__all__ = ["main", "build_app", "plain_play", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = ExitCode.OK, ExitCode.INVALID, ExitCode.USAGE
 
 
-def main() -> None:
-    """Entry point of the ``ginlog`` executable."""
+def plain_play(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` is ``play MATCH ENTRY...`` with no word that starts with a dash.
+
+    Typer's ``play`` takes one ``MATCH`` and one or more ``ENTRIES``, and its only
+    option is ``--reopen``; a word without a dash is never an option, so for
+    such a line both parsers agree by construction, and the fast path may take it.
+
+    >>> plain_play(["play", "m.jsonl", "pass"]), plain_play(["play", "m.jsonl", "-y"]), plain_play(["play", "m.jsonl"])
+    (True, False, False)
+    """
+    return len(argv) >= 3 and argv[0] == "play" and not any(a.startswith("-") for a in argv[1:])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``ginlog`` executable: the fast path or Typer, under the one runner."""
     _reopen_closed_streams()
-    for stream in (sys.stdout, sys.stderr):
-        # A standard output that cannot hold a suit or a name (PYTHONIOENCODING=ascii:strict, a C locale) shows
-        # it as a backslash escape rather than dying half-way through, after the events were written.
-        if stream is not None and hasattr(stream, "reconfigure") and stream.errors == "strict":
-            stream.reconfigure(errors="backslashreplace")
-    argv = sys.argv[1:]
-    try:
-        if (
-            len(argv) >= 2
-            and argv[0] == "play"
-            and not any(a in ("--help", "-h") or a.startswith("--") for a in argv[1:])
-        ):
+    prepare_streams()
+    args = list(sys.argv[1:] if argv is None else argv)
+
+    def dispatch() -> int | None:
+        if plain_play(args):
             from ginlog.app.cli.append import append_entries
 
-            raise SystemExit(append_entries(argv[1], argv[2:]))
-        app = build_app()
-        app(prog_name="ginlog")
-    except KeyboardInterrupt:  # nothing half-written: every append is one write
-        sys.stderr.write("ginlog: interrupted\n")
-        raise SystemExit(130) from None
+            return append_entries(args[1], args[2:])
+        return build_app()(args=args, prog_name="ginlog", standalone_mode=False)  # type: ignore[no-any-return]
+
+    raise SystemExit(run(dispatch))
 
 
 def _reopen_closed_streams() -> None:
@@ -59,40 +73,6 @@ def _reopen_closed_streams() -> None:
 
 def build_app() -> Any:
     """Build the Typer app (imported only when a command other than the fast path runs)."""
-    import typer
+    from ginlog.app.cli.app import build_app as build
 
-    from ginlog.app.cli import check, common, data, imports, read, record, reference
-
-    app = typer.Typer(
-        name="ginlog",
-        help="Record gin rummy matches as immutable events, replay them, and audit them.",
-        no_args_is_help=True,
-        add_completion=True,
-        rich_markup_mode="rich",
-        context_settings={"help_option_names": ["-h", "--help"]},
-        pretty_exceptions_enable=False,
-    )
-    app.callback()(reference.root)
-    exiting = common.exiting
-    for name, command in (
-        ("new", record.new),
-        ("play", record.play),
-        ("record", record.record),
-        ("undo", record.undo),
-        ("repair", record.repair),
-        ("show", read.show),
-        ("replay", read.replay),
-        ("score", read.score),
-        ("validate", check.validate),
-        ("audit", check.audit),
-        ("schema", reference.schema),
-        ("rules", reference.rules),
-        ("stats", data.stats),
-        ("export", data.export),
-        ("html", data.html),
-    ):
-        app.command(name)(exiting(command))
-    # One command per registered importer, made when `ginlog import` is asked for them (cli.imports).
-    import_app = typer.Typer(cls=imports.ImportGroup, help="Import foreign game records.", no_args_is_help=True)
-    app.add_typer(import_app, name="import")
-    return app
+    return build()

@@ -7,12 +7,11 @@ than the interpreter's start.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from functools import partial
 from typing import TextIO
 
-from ginlog.app.cli.common import EXIT_OK, fail, require_match_file, usage
+from ginlog.app.cli.common import EXIT_OK, Terminal, fail, require_match_file, usage
 
 __all__ = ["append_entries"]
 
@@ -28,13 +27,12 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
 
     A problem (an illegal entry, a damaged file, another writer first) exits
     with its one line, as :func:`~ginlog.app.cli.common.fail` says. The line
-    saying what was appended shows the file name visibly (:func:`ginlog.text.shown`).
+    saying what was appended goes through the sink (:class:`~ginlog.app.shell.terminal.Terminal`).
     """
     from ginlog.app.record.entry import parse_entry
     from ginlog.errors import GinlogError, IllegalMove
     from ginlog.match.session import MatchSession
 
-    out = out or sys.stdout
     if not entries:
         usage("play needs at least one entry, e.g. ginlog play match.jsonl 'discard 7h'")
     require_match_file(path)
@@ -49,8 +47,7 @@ def append_entries(path: str, entries: Sequence[str], out: TextIO | None = None,
         steps = session.append([partial(parse_entry, text) for text in entries])
     except GinlogError as exc:
         fail(exc if exc.path else exc.at(path=path))
-    from ginlog.text import shown  # already imported by the session
-
-    # (An ASCII-only standard output cannot kill this line after the write: main() makes it escape.)
-    out.write(shown(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}") + "\n")
+    # Through the sink: the file's name made visible, and an ASCII-only standard output cannot kill this line
+    # after the write (what it cannot encode is escaped).
+    Terminal(stdout=out).out(f"{path}: {len(steps)} event(s) appended, now at event {steps[-1].line if steps else '?'}")
     return EXIT_OK

@@ -14,19 +14,16 @@ from __future__ import annotations
 import itertools
 import json
 import re
-import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ginlog.app.cli.common import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, console, usage
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage
 from ginlog.errors import one_line, place
-from ginlog.text import shown, shown_json
+from ginlog.text import json_escaped
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rich.console import Console
-
     from ginlog.app.check.audit import FileAudit, Summary
 
 __all__ = ["validate", "audit"]
@@ -42,7 +39,7 @@ def validate(
     files: Annotated[list[str], typer.Argument(help="Match files ('-' for standard input).")],
     json_: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     max_errors: MaxErrors = 100,
-) -> None:
+) -> int:
     """Schema and legality, per file: every problem with its place, and what cannot be verified.
 
     Example: ginlog validate sample_games/*.jsonl
@@ -51,24 +48,22 @@ def validate(
 
     results = (audit_file(f, max_errors=max_errors) for f in files)  # audit_file names standard input <stdin>
     ok = True
-    try:
-        if json_:
-            for r in _json_files(results, tail=lambda: f'"ok": {json.dumps(ok)}'):
-                ok = ok and r.ok
-        else:
-            for r in results:
-                ok = ok and r.ok
-                if r.ok:
-                    warned = f", {_plural(r.warnings_total, 'warning')}" if r.warnings_total else ""
-                    typer.echo(shown(f"{r.path}: ok ({r.events} events, {r.hands} hands{warned})"))
-                problems, warnings = _file_lines(r, max_errors)
-                for line in problems:
-                    sys.stderr.write(line + "\n")
-                for line in warnings:
-                    sys.stdout.write(line + "\n")
-    except KeyboardInterrupt:
-        _interrupted()
-    raise typer.Exit(EXIT_OK if ok else EXIT_INVALID)
+    terminal = Terminal()
+    if json_:
+        for r in _json_files(results, terminal, tail=lambda: f'"ok": {json.dumps(ok)}'):
+            ok = ok and r.ok
+    else:
+        for r in results:
+            ok = ok and r.ok
+            if r.ok:
+                warned = f", {_plural(r.warnings_total, 'warning')}" if r.warnings_total else ""
+                terminal.out(f"{r.path}: ok ({r.events} events, {r.hands} hands{warned})")
+            problems, warnings = _file_lines(r, max_errors)
+            for line in problems:
+                terminal.err(line)
+            for line in warnings:
+                terminal.out(line)
+    return EXIT_OK if ok else EXIT_INVALID
 
 
 def audit(
@@ -81,7 +76,7 @@ def audit(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
     max_errors: MaxErrors = 100,
-) -> None:
+) -> int:
     """Audit finished or imported matches: hash chain, legality, recomputed scores, and what cannot be verified.
 
     Example: ginlog audit sample_games --jobs 2
@@ -97,51 +92,46 @@ def audit(
         if len(paths) != 1 or sum(1 for _ in itertools.islice(iter_paths(paths), 2)) != 1:
             usage("--anchor checks one file; give exactly one")
     summary = Summary()
-    err = console(stderr=True)
+    terminal = Terminal()
     verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors)
-    try:
-        total = None  # the paths are walked once, as they are audited: the bar counts, with no total
-        if json_:
-            with progress("auditing", total, console=err, stdout_busy=True) as advance:
-                for r in _json_files(advance(verdicts), tail=lambda: '"summary": ' + _indent(json.dumps(summary.to_dict(), indent=2))):
-                    summary.add(r)
-        else:
-            _print_audit(verdicts, summary, err, total=total, quiet=quiet, max_errors=max_errors)
-    except KeyboardInterrupt:
-        _interrupted()
+    total = None  # the paths are walked once, as they are audited: the bar counts, with no total
+    if json_:
+        with progress("auditing", total, console=terminal.console(err=True), stdout_busy=True) as advance:
+            tail = lambda: '"summary": ' + _indent(json.dumps(summary.to_dict(), indent=2))  # noqa: E731
+            for r in _json_files(advance(verdicts), terminal, tail=tail):
+                summary.add(r)
+    else:
+        _print_audit(verdicts, summary, terminal, total=total, quiet=quiet, max_errors=max_errors)
     if not summary.files:
-        sys.stderr.write(shown(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}") + "\n")
-    raise typer.Exit(EXIT_OK if not summary.bad and summary.files else EXIT_INVALID)
+        terminal.err(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}")
+    return EXIT_OK if not summary.bad and summary.files else EXIT_INVALID
 
 
 def _print_audit(
-    results: Iterator[FileAudit], summary: Summary, err: Console, *, total: Callable[[], int] | None, quiet: bool,
+    results: Iterator[FileAudit], summary: Summary, terminal: Terminal, *, total: Callable[[], int] | None, quiet: bool,
     max_errors: int,
 ) -> None:
-    from rich.markup import escape
-
     from ginlog.app.shell.progress import progress, shows
     from ginlog.app.check.report import audit_report
 
-    out = console()
+    err = terminal.console(err=True)
     # Warnings go to standard output; while a progress bar runs on a terminal that is also standard
-    # output, they are printed above the bar (through its console) so as not to break it.
-    notes = err if shows(err) and out.is_terminal else out
+    # output, they go to standard error, which the bar prints above itself, so as not to break it.
+    notes_on_err = shows(err) and terminal.is_terminal()
 
     def take(r: FileAudit) -> None:
         summary.add(r)
         if not quiet:
             problems, warnings = _file_lines(r, max_errors)
             for line in problems:
-                err.print(escape(line), highlight=False)
+                terminal.err(line)
             for line in warnings:
-                notes.print(escape(line), highlight=False)
+                terminal.line(line, err=notes_on_err)
 
     with progress("auditing", total, console=err) as advance:
         for r in advance(results):
             take(r)
-    for part in audit_report(summary.to_dict(), summary.head if summary.files == 1 else None):
-        out.print(part)
+    terminal.show(*audit_report(summary.to_dict(), summary.head if summary.files == 1 else None))
 
 
 def _file_lines(r: FileAudit, max_errors: int) -> tuple[list[str], list[str]]:
@@ -166,21 +156,22 @@ def _file_lines(r: FileAudit, max_errors: int) -> tuple[list[str], list[str]]:
     return lines, notes
 
 
-def _json_files(results: Iterator[FileAudit], tail: Callable[[], str]) -> Iterator[FileAudit]:
+def _json_files(results: Iterator[FileAudit], terminal: Terminal, tail: Callable[[], str]) -> Iterator[FileAudit]:
     """Write ``{"files": [...], TAIL}`` to standard output one file at a time, handing each verdict on as it goes.
 
-    ``tail()`` (called once every file is out) gives the keys after ``files``.
+    ``tail()`` (called once every file is out) gives the keys after ``files``; all of it JSON-escaped
+    (:func:`ginlog.text.json_escaped`) and written as machine output by the sink.
     """
-    write = sys.stdout.write
+    write = terminal.data
     write('{\n  "files": [')
     first = True
     for r in results:
         yield r
-        write(("\n    " if first else ",\n    ") + _indent(shown_json(json.dumps(r.to_dict(), indent=2)), 4))
-        sys.stdout.flush()
+        write(("\n    " if first else ",\n    ") + _indent(json_escaped(json.dumps(r.to_dict(), indent=2)), 4))
+        terminal.stdout.flush()
         first = False
-    write(("\n  ]" if not first else "]") + ",\n  " + tail() + "\n}\n")
-    sys.stdout.flush()
+    write(("\n  ]" if not first else "]") + ",\n  " + json_escaped(tail()) + "\n}\n")
+    terminal.stdout.flush()
 
 
 def _indent(text: str, by: int = 2) -> str:
@@ -189,10 +180,3 @@ def _indent(text: str, by: int = 2) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
-def _interrupted() -> NoReturn:
-    """Ctrl-C: one line, exit 130 (the workers ignore the interrupt; the pool is already terminated)."""
-    sys.stdout.flush()
-    sys.stderr.write("\nginlog: interrupted\n" if sys.stderr.isatty() else "ginlog: interrupted\n")
-    raise typer.Exit(EXIT_INTERRUPTED)

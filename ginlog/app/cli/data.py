@@ -47,7 +47,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional, TypeVa
 
 import typer
 
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage_line
 from ginlog.app.data.formats import formats_help
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,18 +75,16 @@ def html(
 
 
 def _usage(message: str) -> int:
-    from ginlog.text import shown
-
-    sys.stderr.write(shown(f"ginlog: {message}") + "\n")  # it may name a path the user gave
-    return EXIT_USAGE
+    return usage_line(message)  # the runner's one usage printer (the message may name a path the user gave)
 
 
 def _report(v: Verdict, warnings: bool = True) -> None:
     """A file's verdict on standard error: for an invalid file one line, its first problem and how many more;
-    a valid file's warnings, one a line, unless not asked for (each line already shown: nothing a terminal
-    would act on). ``export`` asks for none: its rows are data, and its one line on a failure stays one."""
+    a valid file's warnings, one a line, unless not asked for (through the sink: nothing a terminal would act
+    on). ``export`` asks for none: its rows are data, and its one line on a failure stays one."""
+    terminal = Terminal()
     for said in v.said() if warnings or not v.ok else ():
-        sys.stderr.write(said + "\n")
+        terminal.err(said)
 
 
 def _results(
@@ -104,12 +102,15 @@ def _results(
 
 
 def _json_stats(standings: Standings, files: IO[str], out: IO[str]) -> None:
-    """``{"players": [...], "head_to_head": [...], "files": [...]}``, the files' entries copied from their spool."""
+    """``{"players": [...], "head_to_head": [...], "files": [...]}``, the files' entries copied from their spool
+    (written JSON-escaped, :func:`ginlog.text.json_escaped`)."""
     import json
     import shutil
 
+    from ginlog.text import json_escaped
+
     def indented(obj: Any) -> str:
-        return json.dumps(obj, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        return json_escaped(json.dumps(obj, indent=2, ensure_ascii=False)).replace("\n", "\n  ")
 
     out.write('{\n  "players": ' + indented(standings.players()))
     out.write(',\n  "head_to_head": ' + indented(standings.head_to_head()))
@@ -125,13 +126,13 @@ def _json_stats(standings: Standings, files: IO[str], out: IO[str]) -> None:
 
 
 def _text_stats(standings: Standings) -> None:
-    from ginlog.text import shown
-    from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
 
+    from ginlog.text import visible
+
+    terminal = Terminal()
     # Piped, rich would fold the table into 80 columns: give it room (a terminal keeps its own width).
-    console = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 160)
+    width = None if terminal.is_terminal() else 160
     table = Table(title="Standings")
     columns = (
         ("Player", "name"), ("Matches", "matches"), ("Won", "matches_won"), ("Hands", "hands"),
@@ -142,17 +143,15 @@ def _text_stats(standings: Standings) -> None:
     for label, key in columns:
         table.add_column(label, justify="left" if key == "name" else "right")
     for p in standings.players():
-        table.add_row(*(escape(shown(p[k])) if k == "name" else ("-" if p[k] is None else str(p[k])) for _l, k in columns))
-    console.print(table)
+        table.add_row(*(visible(p[k]) if k == "name" else ("-" if p[k] is None else str(p[k])) for _l, k in columns))
+    terminal.show(table, width=width)  # text, never markup
     for h in standings.head_to_head():
         a, b = h["players"]
-        console.print(
-            escape(shown(f"{a} v {b}: matches {h['wins'][a]}-{h['wins'][b]} ({h['matches']} played), "
-                         f"hands {h['hands_won'][a]}-{h['hands_won'][b]}, points {h['points'][a]}-{h['points'][b]}"))
-        )
+        terminal.out(f"{a} v {b}: matches {h['wins'][a]}-{h['wins'][b]} ({h['matches']} played), "
+                     f"hands {h['hands_won'][a]}-{h['hands_won'][b]}, points {h['points'][a]}-{h['points'][b]}")
     n = standings.valid + standings.invalid
-    console.print(f"{n} file{'s' if n != 1 else ''}: {standings.valid} valid, {standings.invalid} invalid")
-    console.print("Elo: everyone from 1500, K = 32, finished matches in the order they began.")
+    terminal.out(f"{n} file{'s' if n != 1 else ''}: {standings.valid} valid, {standings.invalid} invalid")
+    terminal.out("Elo: everyone from 1500, K = 32, finished matches in the order they began.")
 
 
 def stats(
@@ -176,21 +175,24 @@ def stats(
 
     if json_ and csv_:
         return _usage("give --json or --csv, not both")
+    from ginlog.text import json_escaped
+
     standings = Standings()
+    terminal = Terminal()
     with tempfile.TemporaryFile("w+", encoding="utf-8") as files:
         first = True
         for item in _results(paths, summary_of, "stats"):
             summary = MatchSummary(item.verdict) if isinstance(item, Failed) else item
             standings.add(summary)
             if json_:
-                text = json.dumps(summary.entry(), ensure_ascii=False)  # one line a file (and the C encoder)
+                text = json_escaped(json.dumps(summary.entry(), ensure_ascii=False))  # one line a file (and the C encoder)
                 files.write(("\n    " if first else ",\n    ") + text)
                 first = False
             _report(summary.verdict)
         if json_:
-            _json_stats(standings, files, sys.stdout)
+            _json_stats(standings, files, terminal.data_stream())
         elif csv_:
-            writer = csv.writer(sys.stdout, lineterminator="\n")
+            writer = csv.writer(terminal.data_stream(), lineterminator="\n")
             writer.writerow(PLAYER_KEYS)
             writer.writerows([("" if p[k] is None else p[k]) for k in PLAYER_KEYS] for p in standings.players())
         else:
@@ -223,8 +225,8 @@ def export(
         return _usage(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
     if output is not None and (why := refusal(output, paths)):
         return _usage(why)
-    try:
-        out = open_writer(format, output)
+    try:  # to standard output through the sink: exact to a pipe, made visible on a terminal
+        out = open_writer(format, output, stream=Terminal().data_stream())
     except (MissingExtra, ValueError) as exc:
         return _usage(str(exc))
     except OSError as exc:
@@ -259,7 +261,6 @@ def site(dir: str, output: str) -> int:
 
     from ginlog.app.data.stats import MatchSummary
     from ginlog.app.pages.site import build_site, pages_folder, read_entry
-    from ginlog.text import shown
 
     from ginlog.app.shell.outputs import folder_refusal
 
@@ -279,7 +280,7 @@ def site(dir: str, output: str) -> int:
     except OSError as exc:  # the folder cannot be made or written (nobody may, a name too long)
         return _usage(f"cannot write {output}: {exc.strerror or exc}")
     n = standings.valid + standings.invalid
-    sys.stderr.write(shown(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid") + "\n")
+    Terminal().err(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid")
     return EXIT_OK if not standings.invalid else EXIT_INVALID
 
 
@@ -298,6 +299,7 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
     name = "<stdin>" if match == "-" else match
     source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
     steps, verdict = read_page(source, name)
+    terminal = Terminal()
     if not verdict.ok:
         _report(verdict)
     if not steps:
@@ -305,8 +307,11 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
     page = match_page(steps, verdict=Verdict.of_file(verdict, steps[-1].digest), title=title)
     data = page.encode("utf-8")
     if output is None or output == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        if terminal.is_terminal():  # a page's text is visible already; the sink makes sure of it
+            terminal.data(page)
+        else:
+            sys.stdout.buffer.write(data)
+        sys.stdout.flush()
     else:
         try:
             write_whole(output, data)

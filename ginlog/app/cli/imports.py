@@ -16,14 +16,13 @@ True
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, MutableMapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal
 
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.app.importers.base import Importer
@@ -34,7 +33,7 @@ _RECORDS_HELP = "The records: files, or folders searched for this engine's recor
 _OUTPUT_HELP = "Folder for the ginlog match files."
 
 
-def run_import(imp: Importer, files: list[str], outdir: str) -> None:
+def run_import(imp: Importer, files: list[str], outdir: str) -> int:
     """Import ``files`` with ``imp`` into ``outdir``: one line saying how many, exit 1 if any failed, 2 for a bad ``-o``."""
     from ginlog.app.cli.common import EXIT_USAGE, fail, usage
     from ginlog.app.shell.outputs import folder_refusal
@@ -44,34 +43,35 @@ def run_import(imp: Importer, files: list[str], outdir: str) -> None:
     if why := folder_refusal(outdir, "an import"):
         usage(why)
     try:
-        ok, bad = imp.write(files, outdir, err=sys.stderr)
+        ok, bad = imp.write(files, outdir, err=Terminal().err_stream())
     except GinlogError as exc:  # the output folder cannot be made: nothing was imported; a -o that cannot be written
         fail(exc, EXIT_USAGE)  # is a usage error, as in export and html
-    typer.echo(shown(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else "")))
-    raise typer.Exit(EXIT_OK if not bad else EXIT_INVALID)
+    Terminal().out(f"imported {ok} record(s) into {outdir}" + (f"; {bad} failed" if bad else ""))
+    return EXIT_OK if not bad else EXIT_INVALID
 
 
-def import_command(cls: type[Importer]) -> Callable[..., None]:
+def import_command(cls: type[Importer]) -> Callable[..., int]:
     """The command ``ginlog import NAME`` for one importer class (a plain function; its docstring is the class's)."""
 
-    def command(
+    def run(
         files: Annotated[list[str], typer.Argument(help=_RECORDS_HELP)],
         outdir: Annotated[str, typer.Option("--output", "-o", help=_OUTPUT_HELP)],
-    ) -> None:
-        run_import(cls(), files, outdir)
+    ) -> int:
+        return run_import(cls(), files, outdir)
 
-    command.__name__ = command.__qualname__ = cls.name
-    command.__doc__ = cls.__doc__
-    return command
+    run.__name__ = run.__qualname__ = cls.name
+    run.__doc__ = cls.__doc__
+    return run
 
 
 def import_app() -> typer.Typer:
     """A Typer app with one command per registered importer (the registry's modules are imported here)."""
     from ginlog.app.importers.base import importers
+    from ginlog.app.shell.runner import command
 
     app = typer.Typer(no_args_is_help=True)
     for name, cls in importers().items():
-        app.command(name)(import_command(cls))
+        app.command(name)(command(import_command(cls)))
     return app
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, BinaryIO, Optional
 
 import typer
 
-from ginlog.app.cli.common import EXIT_INVALID, console, fail, usage
+from ginlog.app.cli.common import EXIT_INVALID, Terminal, fail, usage
 
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.match.reading import MatchReport
@@ -38,7 +38,7 @@ def show(
     """
     from ginlog.app.views.match import table_json, table_text
     from ginlog.errors import GinlogError
-    from ginlog.text import match_player, shown
+    from ginlog.text import match_player
 
     report = read_report(match, upto=at)
     tl = report.timeline
@@ -53,8 +53,9 @@ def show(
     if json_:
         _echo_json({"event": tl.seq, **table_json(state, who)})
         return
-    typer.echo(shown(f"{match} at event {tl.seq}:"))
-    typer.echo(table_text(state, who))
+    terminal = Terminal()
+    terminal.out(f"{match} at event {tl.seq}:")
+    terminal.out(table_text(state, who))  # its lines already visible; they are lines
 
 
 def replay(
@@ -76,7 +77,7 @@ def replay(
     from ginlog.match.policy import POLICY
     from ginlog.match.reading import Steps, walk
 
-    out = console()
+    out = Terminal()
     before: MatchState | None = None
     steps = Steps(policy=POLICY)
     try:
@@ -90,10 +91,10 @@ def replay(
                     _echo_json({"seq": s.seq, "type": event_type(s.event), "text": text, "summary": summary,
                                 **table_json(st)}, lines=True)
                 else:
-                    out.print(Text.assemble((f"{s.seq:>4}", "dim"), "  ", text))
+                    out.show(Text.assemble((f"{s.seq:>4}", "dim"), "  ", text))
                     if ended:
-                        out.print(Text.assemble("      ", (hand_summary(st.hands[-1], st.players), "bold")))
-                        out.print(Text("      Score: " + score_line(st)))
+                        out.show(Text.assemble("      ", (hand_summary(st.hands[-1], st.players), "bold")),
+                                 Text("      Score: " + score_line(st)))
                 if step_ and sys.stdin.isatty() and not json_:
                     input()
             before = st
@@ -103,9 +104,7 @@ def replay(
     if before is None:
         fail(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=_name(match)))
     if before.phase == "over" and not json_:
-        from ginlog.text import shown
-
-        out.print(Text.assemble("Winner: ", (shown(winner_name(before) or "nobody"), "bold")))
+        out.show(Text.assemble("Winner: ", (winner_name(before) or "nobody", "bold")))  # made visible by show()
 
 
 def score(
@@ -134,17 +133,17 @@ def score(
         return
     from ginlog.app.views.sheet import score_sheet
 
-    out = console()
-    out.print(score_sheet(state, data, _name(match), out.width))
+    out = Terminal()
+    out.show(score_sheet(state, data, _name(match), out.console().width))
 
 
 def _echo_json(data: object, lines: bool = False) -> None:
     """JSON on standard output: indented, or one line (JSON Lines); record text as it is, but nothing a
-    terminal would act on (:func:`ginlog.text.shown_json`)."""
-    from ginlog.text import shown_json
+    terminal would act on (:func:`ginlog.text.json_escaped`), written as machine output by the sink."""
+    from ginlog.text import json_escaped
 
     text = json.dumps(data, ensure_ascii=False) if lines else json.dumps(data, indent=2, ensure_ascii=False)
-    typer.echo(shown_json(text))
+    Terminal().data(json_escaped(text) + "\n")
 
 
 def read_report(match: str, upto: int | None = None) -> MatchReport:
@@ -168,8 +167,9 @@ def judge(report: MatchReport) -> None:
     from ginlog.app.check.verdicts import Verdict
 
     verdict = Verdict.of(report)
+    terminal = Terminal()
     for said in verdict.said():
-        sys.stderr.write(said + "\n")
+        terminal.err(said)
     if not verdict.ok:
         raise SystemExit(EXIT_INVALID)
 

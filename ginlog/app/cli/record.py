@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from ginlog.app.cli.append import append_entries
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_USAGE, fail, require_match_file, usage
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_USAGE, Terminal, fail, require_match_file, usage
 
 __all__ = ["new", "play", "record", "undo", "repair"]
 
@@ -40,7 +40,7 @@ def new(
     from ginlog.errors import GinlogError, RulesError
     from ginlog.game.rules import preset, with_knobs
     from ginlog.match.session import MatchSession
-    from ginlog.text import check_players, shown
+    from ginlog.text import check_players
 
     if rematch is not None:
         if player or rules is not None or set_:
@@ -69,7 +69,7 @@ def new(
     except GinlogError as exc:
         fail(exc)
     said = f"{match}: new match, {a} v {b}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else "")
-    typer.echo(shown(said))
+    Terminal().out(said)
 
 
 def _rematch(match: str, old: str, title: str | None) -> None:
@@ -77,8 +77,6 @@ def _rematch(match: str, old: str, title: str | None) -> None:
     from ginlog.app.record.rematch import start_rematch
     from ginlog.errors import GinlogError
     from ginlog.match.reading import read_match
-    from ginlog.text import shown
-
     require_match_file(old)
     try:
         state = read_match(old).state
@@ -87,14 +85,14 @@ def _rematch(match: str, old: str, title: str | None) -> None:
     except GinlogError as exc:
         fail(exc)
     a, b = session.state.players
-    typer.echo(shown(f"{match}: new match, {a} v {b}, a rematch of {old} (the same rules)"))
+    Terminal().out(f"{match}: new match, {a} v {b}, a rematch of {old} (the same rules)")
 
 
 def play(
     match: Annotated[str, typer.Argument(help="The match file.")],
     entries: Annotated[list[str], typer.Argument(help="Entries, as typed at the table.")],
     reopen: Annotated[bool, typer.Option("--reopen", help="Let an undo reopen a finished match.")] = False,
-) -> None:
+) -> int:
     """Append entries without the prompt, each checked before anything is written.
 
     Either all entries are legal and written, or none is. An undo that would
@@ -102,12 +100,12 @@ def play(
 
     Example: ginlog play friday.jsonl pass pass stock 'discard 7h'
     """
-    raise typer.Exit(append_entries(match, entries, reopen=reopen))
+    return append_entries(match, entries, reopen=reopen)
 
 
 def record(
     match: Annotated[str, typer.Argument(help="The match file (created with 'ginlog new').")],
-) -> None:
+) -> int:
     """The live recorder: say whose turn it is, take entries, check each, append it.
 
     Works at a terminal and with entries piped on standard input.
@@ -118,7 +116,7 @@ def record(
     from ginlog.app.record.recorder import run_recorder
 
     require_match_file(match)
-    raise typer.Exit(run_recorder(match, sys.stdin, sys.stdout))
+    return run_recorder(match, sys.stdin, sys.stdout)
 
 
 def undo(
@@ -127,7 +125,7 @@ def undo(
     reopen: Annotated[
         bool, typer.Option("--reopen", "--yes", "-y", help="Undo even when the match is over (it reopens).")
     ] = False,
-) -> None:
+) -> int:
     """Append a correction that undoes the last effective event (the file keeps both).
 
     Says what it undoes ("undone: event 7, Bob discards Q♣").
@@ -140,8 +138,6 @@ def undo(
     from ginlog.app.record.undoing import reopen_question, reopens, undone_text
     from ginlog.errors import GinlogError, IllegalMove
     from ginlog.match.session import MatchSession
-    from ginlog.text import shown
-
     require_match_file(match)
     try:
         session = MatchSession.open(match)
@@ -156,16 +152,16 @@ def undo(
         except (EOFError, KeyboardInterrupt):
             answer = "n"
         if yes_no(answer, default=False) is not True:
-            typer.echo("Not undone.")
-            raise typer.Exit(EXIT_INVALID)
+            Terminal().out("Not undone.")
+            return EXIT_INVALID
     try:
         said = undone_text(match, session.timeline)
     except GinlogError:
         said = None
     code = append_entries(match, ["undo" + (f" {reason}" if reason else "")], reopen=True)  # asked, or --reopen
     if said is not None and code == 0:
-        typer.echo(shown(said))
-    raise typer.Exit(code)
+        Terminal().out(said)
+    return code
 
 
 def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> None:
@@ -182,9 +178,7 @@ def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> Non
         rep = MatchSession.repair(match)
     except GinlogError as exc:
         fail(exc)
-    from ginlog.text import shown
-
     if rep.side_file is None:
-        typer.echo(shown(f"{match}: nothing to repair (the file ends with a complete line)"))
+        Terminal().out(f"{match}: nothing to repair (the file ends with a complete line)")
     else:
-        typer.echo(shown(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}"))
+        Terminal().out(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}")

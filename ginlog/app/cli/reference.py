@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ginlog.app.cli.common import EXIT_USAGE, fail
+from ginlog.app.cli.common import EXIT_USAGE, Terminal, fail
 
 __all__ = ["root", "schema", "rules"]
 
@@ -16,7 +16,7 @@ def _print_version(value: bool) -> None:
     if value:
         from ginlog import __version__
 
-        typer.echo(f"ginlog {__version__}")
+        Terminal().out(f"ginlog {__version__}")
         raise typer.Exit()
 
 
@@ -44,7 +44,9 @@ def schema(
         fail(EventError(f"unknown event type {event!r}; types are {', '.join(EVENT_TYPES)}"), EXIT_USAGE)
     from ginlog.log.schema import schema_for
 
-    typer.echo(json.dumps(schema_for(event), indent=2, ensure_ascii=False))
+    from ginlog.text import json_escaped
+
+    Terminal().data(json_escaped(json.dumps(schema_for(event), indent=2, ensure_ascii=False)) + "\n")
 
 
 def rules(
@@ -57,14 +59,15 @@ def rules(
     from ginlog.errors import GinlogError
     from ginlog.game.rules import KNOB_HELP, PRESET_HELP, all_knobs, preset
 
+    terminal = Terminal()
     if preset_name is None:
         for name, text in PRESET_HELP.items():
-            typer.echo(f"{name:<10} {text}")
-        typer.echo("\nShow one with 'ginlog rules NAME'; change a knob with 'ginlog new ... --set KNOB=VALUE'.")
+            terminal.out(f"{name:<10} {text}")
+        terminal.out("\nShow one with 'ginlog rules NAME'; change a knob with 'ginlog new ... --set KNOB=VALUE'.")
         return
     try:
         r = preset(preset_name)
     except GinlogError as exc:
         fail(exc, EXIT_USAGE)
     for k, v in all_knobs(r).items():
-        typer.echo(f"{k:<24} {json.dumps(v):<12} {KNOB_HELP.get(k, '')}")
+        terminal.out(f"{k:<24} {json.dumps(v):<12} {KNOB_HELP.get(k, '')}")

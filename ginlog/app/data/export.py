@@ -140,10 +140,12 @@ class Export:
             self._output.abandon()
 
 
-def open_writer(format: str, output: str | None) -> Export:
+def open_writer(format: str, output: str | None, stream: IO[str] | None = None) -> Export:
     """A writer of ``format`` (a name in :data:`~ginlog.app.data.formats.FORMATS`) to ``output``.
 
-    None or ``-``: standard output; a format that is ``to_file_only`` (Parquet) needs a file.
+    None or ``-``: ``stream`` (standard output by default: the command gives the sink's,
+    ``Terminal().data_stream()``, exact to a pipe and made visible on a terminal); a format that is
+    ``to_file_only`` (Parquet) needs a file.
     Raises :class:`MissingExtra` for a format whose optional dependency is missing, :class:`ValueError`
     for an unknown format or a file-only one to standard output.
     """
@@ -164,7 +166,7 @@ def open_writer(format: str, output: str | None) -> Export:
             raise
     cls.check_available()
     if output is None:
-        stream: IO[str] = sys.stdout
+        stream = stream if stream is not None else sys.stdout
         target = None
     else:
         target = Replacement(output)

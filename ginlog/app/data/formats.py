@@ -27,6 +27,8 @@ import json
 from collections.abc import Callable, Iterable
 from typing import IO, Any, ClassVar, Final, TypeVar
 
+from ginlog.text import json_escaped
+
 __all__ = [
     "COLUMNS", "INT_COLUMNS", "ROW_GROUP", "Row", "RowWriter", "TextRows", "FileRows", "export_format", "FORMATS",
     "formats_help", "MissingExtra", "CsvWriter", "JsonlWriter", "ParquetWriter",
@@ -160,8 +162,9 @@ class JsonlWriter(TextRows):
     """Rows as JSON lines, one object a row with the :data:`COLUMNS` as keys (None as null)."""
 
     def write(self, rows: Iterable[Row]) -> None:
+        # JSON-escaped (C0, C1, bidi as \\u escapes), to a file as to a terminal: the text is the same once decoded.
         dumps = json.dumps
-        self._stream.writelines(dumps(dict(zip(COLUMNS, row)), ensure_ascii=False) + "\n" for row in rows)
+        self._stream.writelines(json_escaped(dumps(dict(zip(COLUMNS, row)), ensure_ascii=False)) + "\n" for row in rows)
 
     def close(self) -> None:
         self._stream.flush()

@@ -26,6 +26,7 @@ from ginlog.app.record.entry import parse_entry
 from ginlog.app.record.prompt import ReadLine, piped, yes_no
 from ginlog.app.record.rematch import start_rematch
 from ginlog.app.record.undoing import reopen_question, reopens, undone_text
+from ginlog.app.shell.terminal import Terminal
 from ginlog.app.views.match import describe, hand_summary, named, pretty, score_line, table_text, winner_name
 from ginlog.errors import Conflict, GinlogError
 from ginlog.game.seats import Seat
@@ -34,7 +35,7 @@ from ginlog.match.session import MatchSession
 from ginlog.match.visitors import Step
 from ginlog.play.reducer import legal_actions
 from ginlog.play.state import MatchState, Timeline
-from ginlog.text import shown, split_words
+from ginlog.text import split_words
 
 __all__ = ["run_recorder", "Recorder"]
 
@@ -89,6 +90,7 @@ class Recorder:
 
     def __init__(self, stdout: TextIO, stderr: TextIO, *, interactive: bool) -> None:
         self.stdout, self.stderr, self.interactive = stdout, stderr, interactive
+        self.terminal = Terminal(stdout, stderr)  # every line said goes through the sink
         self.read_line: ReadLine = lambda prompt: None
         self.ask: ReadLine = self.read_line
         #: Makes the line reader and the question reader for a match file (a new editor per file: its history).
@@ -107,9 +109,8 @@ class Recorder:
         return AFTER_WORDS if self.session is not None and self.session.state.finished else ENTRY_WORDS
 
     def say(self, text: str = "") -> None:
-        # Every line shown (ginlog.text.shown): record text reaches the terminal seen, never acted on.
-        self.stdout.write("\n".join(map(shown, text.split("\n"))) + "\n")
-        self.stdout.flush()
+        # Through the sink, every line made visible: record text reaches the terminal seen, never acted on.
+        self.terminal.line(text, flush=True)
 
     # ------------------------------------------------------------------ the conversation
 
@@ -128,7 +129,7 @@ class Recorder:
         try:
             self.session = session = MatchSession.open(path)
         except GinlogError as exc:
-            self.stderr.write(exc.one_line() + "\n")
+            self.terminal.err(exc.one_line())
             return False
         if self.editors is not None:
             self.read_line, self.ask = self.editors(path)
@@ -197,7 +198,7 @@ class Recorder:
         try:
             self.session.reload()
         except GinlogError as err:
-            self.stderr.write(err.one_line() + "\n")
+            self.terminal.err(err.one_line())
             self.failed = True
             return False
         return True

@@ -39,9 +39,9 @@ def shows(console: Console | None = None, *, stdout_busy: bool = False) -> bool:
     if not _isatty(sys.stderr) or (stdout_busy and _isatty(sys.stdout)):
         return False
     if console is None:
-        from rich.console import Console
+        from ginlog.app.shell.terminal import Terminal
 
-        console = Console(stderr=True)
+        console = Terminal().console(err=True)
     return console.is_terminal and not console.is_dumb_terminal
 
 
@@ -69,10 +69,11 @@ def progress(
     if not shows(console, stdout_busy=stdout_busy):
         yield lambda items: iter(items)
         return
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-    err = console if console is not None else Console(stderr=True)
+    from ginlog.app.shell.terminal import Terminal
+
+    err = console if console is not None else Terminal().console(err=True)
     columns = (
         (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(), TimeElapsedColumn())
         if total is not None

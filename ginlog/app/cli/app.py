@@ -1,0 +1,108 @@
+"""The Typer app: every command registered under the one runner, and Typer's usage slips printed by it.
+
+:class:`Group` is the app's click group. Click (and Typer's rich formatter)
+would print a slip of the command line (an unknown option, a missing
+argument, a malformed value) its own way, in a panel; here it is the
+runner's one line, ``ginlog: play: No such option: -y (see 'ginlog play
+--help')``, exit 2, like every other usage slip, whether the app is run by
+:func:`ginlog.app.cli.main` or by a test's ``CliRunner``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import typer
+from typer._click import exceptions as click  # Typer's own click (0.26+ vendors it): its errors are these
+from typer.core import TyperGroup
+
+from ginlog.app.shell.runner import ExitCode, command, interrupted, usage_line
+
+__all__ = ["build_app", "Group"]
+
+
+class Group(TyperGroup):
+    """Typer's group, with click's errors handed to the runner's printers instead of click's or rich's."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False,
+                                windows_expand_args=windows_expand_args, **extra)
+        except click.NoArgsIsHelpError as exc:  # ``ginlog`` alone: the help, as Typer draws it
+            from typer import rich_utils
+
+            rich_utils.rich_format_error(exc)
+            code = exc.exit_code
+        except click.UsageError as exc:
+            code = usage_line(_slip(exc))
+        except click.ClickException as exc:
+            code = usage_line(exc.format_message())
+        except typer.Abort:
+            code = interrupted()
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def _slip(exc: click.UsageError) -> str:
+    """``play: No such option: -y (see 'ginlog play --help')``: the message, where, and where to read more."""
+    message = exc.format_message()
+    ctx = exc.ctx
+    if ctx is None:
+        return message
+    path = ctx.command_path
+    where = path.split(" ", 1)[1] + ": " if " " in path else ""
+    helps = ctx.help_option_names
+    return f"{where}{message} (see '{path} {helps[-1] if helps else '--help'}')"
+
+
+def build_app() -> Any:
+    """The ``ginlog`` Typer app; each command wrapped by :func:`ginlog.app.shell.runner.command`."""
+    from ginlog.app.cli import check, data, imports, read, record, reference
+
+    app = typer.Typer(
+        name="ginlog",
+        cls=Group,
+        help="Record gin rummy matches as immutable events, replay them, and audit them.",
+        no_args_is_help=True,
+        add_completion=True,
+        rich_markup_mode="rich",
+        context_settings={"help_option_names": ["-h", "--help"]},
+        pretty_exceptions_enable=False,
+    )
+    app.callback()(reference.root)
+    for name, body in (
+        ("new", record.new),
+        ("play", record.play),
+        ("record", record.record),
+        ("undo", record.undo),
+        ("repair", record.repair),
+        ("show", read.show),
+        ("replay", read.replay),
+        ("score", read.score),
+        ("validate", check.validate),
+        ("audit", check.audit),
+        ("schema", reference.schema),
+        ("rules", reference.rules),
+        ("stats", data.stats),
+        ("export", data.export),
+        ("html", data.html),
+    ):
+        app.command(name)(command(body))
+    # One command per registered importer, made when `ginlog import` is asked for them (cli.imports).
+    import_app = typer.Typer(cls=imports.ImportGroup, help="Import foreign game records.", no_args_is_help=True)
+    app.add_typer(import_app, name="import")
+    return app
+
+
+_ = ExitCode  # the codes the group's slips end with are the runner's
