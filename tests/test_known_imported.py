@@ -154,3 +154,19 @@ def test_players_found_kept_once_are_still_checked_when_they_are_not() -> None:
         assert exc.value.rule == "name-clash"
         with pytest.raises(GinlogError):
             check_kept_players(("Ann ", "Bob"))
+
+
+def test_melds_remembered_are_the_melds_and_a_bad_one_is_refused_each_time() -> None:
+    from ginlog.errors import MeldError
+    from ginlog.game.cards import parse_cards
+    from ginlog.game.melds import Meld
+    from ginlog.play.endings import _meld
+
+    for text in ("7H 8H 9H", "9H 7H 8H", "QS QC QD QH", "AS 2S 3S 4S 5S"):
+        cards = tuple(parse_cards(text))
+        assert _meld(cards) == _meld(cards) == Meld.of(cards)
+    for text in ("7H 8H TH", "QS QC", "KH AH 2H"):
+        cards = tuple(parse_cards(text))
+        for _ in range(2):
+            with pytest.raises(MeldError):
+                _meld(cards)

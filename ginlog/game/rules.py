@@ -342,6 +342,13 @@ def _memo_key(data: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """
     if type(data) is not dict:
         return None
+    try:  # the usual case, every value a scalar: one C-level pass
+        flat = (tuple(data.items()), tuple(map(type, data.values())))
+        hash(flat)
+    except TypeError:
+        pass
+    else:
+        return flat if all(t in _SCALARS for t in flat[1]) else None
     key: list[Any] = []
     for k, v in data.items():
         t = type(v)
