@@ -282,6 +282,9 @@ def check_kept_players(names: Sequence[str]) -> None:
     ...
     ginlog.errors.EventError: the name 'Zoe\u0308' is not in Unicode's composed form (NFC): ginlog keeps it as 'Zo\u00eb' [name]
     """
+    key = tuple(names)
+    if key in _KEPT:
+        return  # (a pure function of the names: every file of a club or an import names the same two)
     for typed, kept in zip(names, check_players(names)):
         if typed != kept:
             how = (
@@ -290,6 +293,14 @@ def check_kept_players(names: Sequence[str]) -> None:
                 else "has white space at an end, or other than one space between words"
             )
             raise EventError(f"the name {quoted(typed)} {how}: ginlog keeps it as {quoted(kept)}", rule=_NAME_ERR)
+    if all(type(n) is str for n in key):
+        if len(_KEPT) >= 256:
+            _KEPT.clear()
+        _KEPT.add(key)
+
+
+#: Players :func:`check_kept_players` found as kept (bounded).
+_KEPT: set[tuple[str, ...]] = set()
 
 
 def _nfd(s: str) -> str:

@@ -305,9 +305,14 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
     come from a newer ginlog: :mod:`ginlog.log.versioning` words that); a wrong
     type or value is one with rule ``rules``.
     """
+    key = _memo_key(data)
+    if key is not None:
+        known = _FROM_DICT.get(key)
+        if known is not None:
+            return known
     try:
         _check_types(data)
-        return _converter.structure(dict(data), Rules)
+        rules = _converter.structure(dict(data), Rules)
     except RulesError:
         raise
     except Exception as exc:  # cattrs reports through exception groups
@@ -315,6 +320,48 @@ def rules_from_dict(data: Mapping[str, Any]) -> Rules:
         if own is not None:  # a knob's validator: its one error names the knob and its range
             raise own from None
         raise RulesError(f"rules are not valid: {_cattrs_reason(exc)}", rule="rules") from None
+    if key is not None:
+        if len(_FROM_DICT) >= _FROM_DICT_SIZE:
+            _FROM_DICT.clear()
+        _FROM_DICT[key] = rules
+    return rules
+
+
+#: Rules already rebuilt, by :func:`_memo_key` of the dict they came from (every file of a
+#: club's or an import's plays the same rules: their check and structuring cost more than the
+#: rest of a one-hand file's first line). Only dicts that were valid are here; bounded.
+_FROM_DICT: Final[dict[tuple[Any, ...], Rules]] = {}
+_FROM_DICT_SIZE: Final = 256
+_SCALARS: Final = (bool, int, str, type(None))
+
+
+def _memo_key(data: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """A key equal only for dicts with the same knobs, in the same order, with values of the same
+    JSON types and values (``1`` and ``true`` differ, as ``10`` and ``10.0`` do); None if a value is
+    not a scalar or an object of scalars (then nothing is remembered).
+    """
+    if type(data) is not dict:
+        return None
+    try:  # the usual case, every value a scalar: one C-level pass
+        flat = (tuple(data.items()), tuple(map(type, data.values())))
+        hash(flat)
+    except TypeError:
+        pass
+    else:
+        return flat if all(t in _SCALARS for t in flat[1]) else None
+    key: list[Any] = []
+    for k, v in data.items():
+        t = type(v)
+        if t is dict:
+            inner = tuple((ik, type(iv), iv) for ik, iv in v.items())
+            if any(it not in _SCALARS for _, it, _ in inner):
+                return None
+            key.append((k, t, inner))
+        elif t in _SCALARS:
+            key.append((k, t, v))
+        else:
+            return None
+    return tuple(key)
 
 
 def _check_types(data: Mapping[str, Any]) -> None:

@@ -222,7 +222,14 @@ _DEALT: Final = re.compile(
     rb'(?:,"hands":\{' + _NAME_RE + rb":" + _CARDS_RE + rb"," + _NAME_RE + rb":" + _CARDS_RE + rb"\})?"
     rb'(?:,"stock":' + _CARDS_RE + rb")?\}"
 ).fullmatch
-_SHOWN: Final = re.compile(rb'"player":' + _NAME_RE + rb',"cards":' + _CARDS_RE + rb"\}").fullmatch
+_CARDS_NC: Final = rb"\[" + _CARD_RE + rb"(?:," + _CARD_RE + rb")*\]"
+#: A shown hand: the cards, and the melds and lay-offs if declared (an importer's, a recorder's
+#: ``show`` with melds): empty lists too, each group None when the key is left out.
+_SHOWN: Final = re.compile(
+    rb'"player":' + _NAME_RE + rb',"cards":' + _CARDS_RE
+    + rb'(?:,"melds":\[((?:' + _CARDS_NC + rb"(?:," + _CARDS_NC + rb")*)?)\])?"
+    + rb'(?:,"layoffs":\[((?:' + _CARD_RE + rb"(?:," + _CARD_RE + rb")*)?)\])?\}"
+).fullmatch
 
 
 def _card_list(text: bytes) -> tuple[Card, ...]:
@@ -254,8 +261,13 @@ def _shown(text: bytes) -> Event | None:
     m = _SHOWN(text)
     if m is None:
         return None
-    player, cards = m.groups()
-    return HandShown(player=player.decode(), cards=_card_list(cards))
+    player, cards, melds, layoffs = m.groups()
+    return HandShown(
+        player=player.decode(),
+        cards=_card_list(cards),
+        melds=None if melds is None else tuple(map(_card_list, melds[1:-1].split(b"],["))) if melds else (),
+        layoffs=None if layoffs is None else _card_list(layoffs) if layoffs else (),
+    )
 
 
 #: Per ``type`` and ``v`` as a line's bytes give them: a reader of the rest of that line's bytes.

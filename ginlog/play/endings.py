@@ -52,10 +52,25 @@ def _shown_cards(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> int:
 
 def _declared(cards: tuple[Card, ...], melds: tuple[tuple[Card, ...], ...]) -> Arrangement:
     try:
-        built: list[Any] = [Meld.of(m) for m in melds]  # every meld checked before any overlap
+        built: list[Any] = [_meld(m) for m in melds]  # every meld checked before any overlap
         return check_arrangement(cards, built)
     except MeldError as exc:
         raise illegal(exc.message, exc.rule) from None
+
+
+#: Melds already checked, by the cards declared (there are 185 melds; a replay declares them again and again).
+_MELDS: dict[tuple[Card, ...], Meld] = {}
+
+
+def _meld(cards: tuple[Card, ...]) -> Meld:
+    """``Meld.of(cards)`` (a :class:`MeldError` if they are none), remembered: a meld is a value."""
+    meld = _MELDS.get(cards)
+    if meld is None:
+        meld = Meld.of(cards)
+        if len(_MELDS) >= 4096:
+            _MELDS.clear()
+        _MELDS[cards] = meld
+    return meld
 
 
 def hand_shown(state: WorkingMatch, ev: HandShown) -> None:

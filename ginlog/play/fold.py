@@ -270,5 +270,7 @@ class Fold:
         """What it takes to rebuild this log's exact :class:`Timeline` (see :class:`Rewind`)."""
         snaps = self._snaps
         base_n, base_seq, base, k = next(s for s in reversed(snaps) if s[0] <= self._n - self._depth)
-        base = attrs.evolve(base, hands=tuple(self._work.hands[:k]))
+        hands = tuple(self._work.hands[:k])
+        if hands != base.hands:  # (a snapshot holds no sheet: only the first, of an empty one, needs none)
+            base = attrs.evolve(base, hands=hands)
         return Rewind(base, base_seq, tuple(self._events[base_n - snaps[0][0]:]), self._depth)

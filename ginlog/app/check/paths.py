@@ -46,8 +46,6 @@ import os
 import stat
 from collections.abc import Iterable, Iterator
 
-from wcmatch import glob as wglob
-
 from ginlog.errors import GinlogError, StoreError
 
 __all__ = ["iter_paths", "count_paths", "expand_paths"]
@@ -223,6 +221,8 @@ def iter_paths(paths: Iterable[str]) -> Iterator[str | GinlogError]:
             else:
                 yield from walk.file(p)
         elif glob.has_magic(p):
+            from wcmatch import glob as wglob  # (only a glob needs it: 10 ms of every command's start-up)
+
             hits = sorted(wglob.iglob(p, flags=wglob.GLOBSTAR))
             if not hits:
                 yield StoreError(f"no file matches {p}", rule="file", path=p)

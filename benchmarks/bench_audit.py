@@ -1,0 +1,205 @@
+"""``ginlog audit --jobs 1`` over imported OpenSpiel hands, against a bare loop, before and after, in one run.
+
+    python benchmarks/bench_audit.py [--records DIR] [--hands 8000] [--base REV] [--rounds 5]
+
+1. Input. ``--hands`` OpenSpiel ``gin_rummy`` records (one hand each) from
+   ``--records`` (default: the importer's 229 test fixtures,
+   ``tests/data/openspiel/records``), imported by this checkout's importer
+   (``ginlog import openspiel``: one match file a record, about 50 lines
+   each) into one folder. The issue's 8,000 hands need more records than the
+   fixtures hold; make them with the real engine (``generate.py``'s docstring
+   says how to install pyspiel in a scratch environment)::
+
+       /tmp/osvenv/bin/python tests/data/openspiel/generate.py /tmp/records --per-config 2667 --max-tries 2700
+
+   The files are the same for both revisions (the format did not change).
+2. Three commands over that folder, each in a fresh process, taking turns
+   ``--rounds`` times (bare, before, after, bare, before, ...), each timed
+   as the CPU seconds (user + system) of the whole process, start-up
+   included, from ``getrusage(RUSAGE_CHILDREN)``:
+   - **bare**: a plain Python loop that lists the folder, opens each file and,
+     for every line, ``json.loads`` and ``hashlib.sha256(...).hexdigest()``;
+   - **before**: ``ginlog audit --jobs 1 FOLDER`` (output to /dev/null) with the
+     package of revision ``--base`` (default: where this branch left ``main``,
+     ``git merge-base HEAD main``), extracted with ``git archive`` into a
+     temporary folder put first on ``PYTHONPATH``, in this checkout's
+     environment (same interpreter and dependencies);
+   - **after**: the same command with this checkout's package (its folder
+     first on ``PYTHONPATH`` in the same way).
+   The minimum of the rounds is kept for each (the median is printed too),
+   and the ratios to the bare loop's time; the goal is at most 1.25×. Beside
+   each ratio of the minima, in brackets, the median over the rounds of each
+   round's own ratio (its three runs seconds apart, under one load): on a
+   shared machine the load moves between rounds, and that one moves less. Each
+   child also reports its CPU time after its start-up (the interpreter, and
+   for ginlog the imports of the command's modules and the Typer app), printed
+   as a second table: what the per-file work costs, apart from the fixed cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "data" / "openspiel" / "records"
+GOAL = 1.25
+
+#: The bare loop: what any reader of the file must do at least (read, parse, hash every line).
+_BARE = r"""
+import hashlib, json, os, sys, time
+c = time.process_time()
+folder = sys.argv[1]
+for name in sorted(os.listdir(folder)):
+    if name.endswith(".jsonl"):
+        with open(os.path.join(folder, name), "rb") as f:
+            for line in f:
+                line = line.rstrip(b"\n")
+                json.loads(line)
+                hashlib.sha256(line).hexdigest()
+sys.stderr.write("cpu %r\n" % (time.process_time() - c))
+"""
+
+#: ``ginlog audit`` as the executable runs it (``ginlog.app.cli.main``), from whichever package is first on the path.
+_AUDIT = r"""
+import sys, time
+sys.argv = ["ginlog", "audit", "--jobs", "1", sys.argv[1]]
+from ginlog.app.cli import build_app, main
+import ginlog.app.check.audit, ginlog.app.cli.check, ginlog.match.reading, ginlog.app.views.render  # the start-up
+build_app()
+c = time.process_time()
+try:
+    main()
+finally:
+    sys.stderr.write("cpu %r\n" % (time.process_time() - c))
+"""
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def base_commit(rev: str | None) -> str:
+    """The commit to compare with: ``rev``, or where this branch left main."""
+    return _git("rev-parse", rev) if rev else _git("merge-base", "HEAD", "main")
+
+
+def extract(commit: str, into: Path) -> Path:
+    """The ``ginlog`` package of ``commit``, written under ``into`` (a folder for ``PYTHONPATH``)."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "ginlog"], check=True, capture_output=True).stdout
+    tar = into / "ginlog.tar"
+    tar.write_bytes(archive)
+    with tarfile.open(tar) as t:
+        t.extractall(into, filter="data")
+    tar.unlink()
+    compileall.compile_dir(into, quiet=1)  # as installed: no round pays for compiling
+    return into
+
+
+def import_records(records: Sequence[Path], folder: Path) -> int:
+    """The records imported by this checkout's importer, one match file each; how many lines in all."""
+    from ginlog.app.importers.openspiel import import_files
+
+    ok, bad = import_files([str(r) for r in records], folder, err=sys.stderr)
+    if bad:
+        raise SystemExit(f"{bad} record(s) did not import")
+    return sum(p.read_bytes().count(b"\n") for p in folder.glob("*.jsonl"))
+
+
+def _env(pythonpath: Path | None) -> dict[str, str]:
+    """The children's environment (they run outside any checkout: ``python -c`` puts the working folder first)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as a user's machine runs it
+    env.pop("PYTHONPATH", None)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    return env
+
+
+def where_ginlog(pythonpath: Path | None) -> str:
+    """The folder ``import ginlog`` finds with this ``PYTHONPATH`` (so a run cannot time the wrong package)."""
+    out = subprocess.run(
+        [sys.executable, "-c", "import ginlog, os; print(os.path.dirname(os.path.dirname(ginlog.__file__)))"],
+        check=True, capture_output=True, text=True, env=_env(pythonpath), cwd=tempfile.gettempdir(),
+    )
+    return out.stdout.strip()
+
+
+def cpu(code: str, folder: Path, pythonpath: Path | None) -> tuple[float, float]:
+    """CPU seconds of a fresh interpreter running ``code`` over ``folder`` (its output discarded): the whole
+    process's (user + system), and the work's alone, after the start-up (as the child measured it).
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(folder)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=_env(pythonpath), cwd=folder,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    last = run.stderr.decode(errors="replace").rstrip().rpartition("\n")[2]
+    if run.returncode != 0 or not last.startswith("cpu "):
+        raise SystemExit(f"the command failed ({run.returncode}): {run.stderr.decode(errors='replace')[-2000:]}")
+    whole = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return whole, float(last[4:])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--records", type=Path, default=FIXTURES, help="folder of OpenSpiel records (*.txt)")
+    ap.add_argument("--hands", type=int, default=8000, help="records imported (one hand each)")
+    ap.add_argument("--base", default=None, help="the revision before (default: git merge-base HEAD main)")
+    ap.add_argument("--rounds", type=int, default=5, help="turns of the three commands; the best of each kept")
+    args = ap.parse_args(argv)
+    records = sorted(args.records.glob("*.txt"))[: args.hands]
+    if len(records) < args.hands:
+        raise SystemExit(f"{args.records} has {len(records)} records, fewer than --hands {args.hands}: make more (see --help)")
+    commit = base_commit(args.base)
+    with tempfile.TemporaryDirectory(prefix="bench-audit-") as tmp:
+        work = Path(tmp)
+        folder = work / "imported"
+        lines = import_records(records, folder)
+        before = extract(commit, work / "before")
+        paths: dict[str, Path | None] = {"bare": None, "before": before, "after": ROOT}
+        for which in (before, ROOT):
+            if where_ginlog(which) != str(which):
+                raise SystemExit(f"PYTHONPATH={which} does not import the ginlog there")
+        times: dict[str, list[tuple[float, float]]] = {k: [] for k in paths}
+        for _ in range(args.rounds):
+            for name, pythonpath in paths.items():
+                times[name].append(cpu(_BARE if name == "bare" else _AUDIT, folder, pythonpath))
+    head = _git("rev-parse", "--short", "HEAD")
+    dirty = " (with uncommitted changes)" if _git("status", "--porcelain", "--untracked-files=no", "ginlog") else ""
+    labels = {
+        "bare": "bare loop (read, json.loads, SHA-256)",
+        "before": f"before: audit at {commit[:12]}",
+        "after": f"after:  audit at {head}{dirty}",
+    }
+    print(f"audit --jobs 1: {len(records):,} imported OpenSpiel hands, {lines:,} lines; "
+          f"best (median) CPU seconds of {args.rounds} rounds in turn")
+    for part, title in ((0, "the whole process (start-up included)"), (1, "after the start-up (the imports)")):
+        best = {k: min(t[part] for t in v) for k, v in times.items()}
+        med = {k: statistics.median(t[part] for t in v) for k, v in times.items()}
+        print(f" {title}:")
+        # Each round's own ratios too (its three runs a few seconds apart, so under one load), and their median.
+        ratio = {k: statistics.median(a[part] / b[part] for a, b in zip(v, times["bare"])) for k, v in times.items()}
+        for name, label in labels.items():
+            print(f"  {label:<48} {best[name]:>7.3f} s ({med[name]:.3f})  {best[name] / best['bare']:>5.2f}× bare"
+                  f" (rounds: {ratio[name]:.2f}×)")
+        print(f"  after ÷ before (time): {best['after'] / best['before']:.3f}"
+              f" (rounds: {statistics.median(a[part] / b[part] for a, b in zip(times['after'], times['before'])):.3f})")
+    best = {k: min(t[0] for t in v) for k, v in times.items()}
+    print(f" goal: the whole audit at most {GOAL}× the bare loop: {'met' if best['after'] / best['bare'] <= GOAL else 'missed'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
