@@ -74,7 +74,14 @@ _AUDIT = r"""
 import sys, time
 sys.argv = ["ginlog", "audit", "--jobs", "1", sys.argv[1]]
 from ginlog.app.cli import build_app, main
-import ginlog.app.check.audit, ginlog.app.cli.check, ginlog.match.reading, ginlog.app.views.render  # the start-up
+import importlib
+import ginlog.app.check.audit, ginlog.app.cli.check, ginlog.match.reading  # the start-up
+for name in ("ginlog.app.check.report", "ginlog.app.views.render"):  # the audit's report, wherever this checkout has it
+    try:
+        importlib.import_module(name)
+        break
+    except ImportError:
+        pass
 build_app()
 c = time.process_time()
 try:
