@@ -300,7 +300,7 @@ def test_an_unreadable_folder_or_sub_folder_is_an_error(tmp_path: Path, match: P
             raise PermissionError(13, "Permission denied", str(path))
         return real(path)
 
-    monkeypatch.setattr(paths.os, "scandir", scandir)
+    monkeypatch.setattr(os, "scandir", scandir)  # the os module ginlog.app.check.paths lists folders with
     files, problems = paths.expand_paths([str(club)])
     assert files == [str(club / "a.jsonl")]
     assert [(p.rule, p.path) for p in problems] == [("file", str(club / "locked"))]

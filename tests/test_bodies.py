@@ -29,7 +29,7 @@ from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Run, read_lines, read_runs
 from ginlog.match.reading import iter_steps, read_match
 from ginlog.game.rules import preset
-from ginlog.play.simulate import simulate_match
+from ginlog.play.simulate import Mode, simulate_match
 
 TS = "2026-11-29T19:56:25.123Z"
 
@@ -54,9 +54,10 @@ def rechain(raws: Sequence[bytes], start: int = 0) -> list[bytes]:
     return out
 
 
+BASES: tuple[tuple[str, Mode, int], ...] = (("standard", "full", 1), ("modern", "table", 2), ("oklahoma", "full", 3))
 MATCHES = {
     (name, mode, seed): encode_all(simulate_match(preset(name), seed=seed, mode=mode, max_hands=3))
-    for name, mode, seed in (("standard", "full", 1), ("modern", "table", 2), ("oklahoma", "full", 3))
+    for name, mode, seed in BASES
 }
 
 
@@ -118,7 +119,7 @@ def join(raws: Sequence[bytes]) -> bytes:
 
 @pytest.mark.parametrize("block", BLOCKS)
 @pytest.mark.parametrize("key", sorted(MATCHES))
-def test_a_valid_file_reads_the_same_with_and_without_the_fast_path(key: tuple[str, str, int], block: int) -> None:
+def test_a_valid_file_reads_the_same_with_and_without_the_fast_path(key: tuple[str, Mode, int], block: int) -> None:
     raws = MATCHES[key]
     fast, slow = read_both(join(raws), raws, block)
     assert fast == slow

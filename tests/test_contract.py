@@ -185,8 +185,8 @@ def test_the_other_event_types_are_read_back_from_their_entries() -> None:
         assert parse_entry(entry_for(ev) or "", tl) == [ev]
     from ginlog.log.events import HandVoid, MatchAbandoned
 
-    for ev in (HandVoid(reason="misdeal"), MatchAbandoned(reason="rain")):
-        assert parse_entry(entry_for(ev) or "", tl) == [ev]
+    for ending in (HandVoid(reason="misdeal"), MatchAbandoned(reason="rain")):
+        assert parse_entry(entry_for(ending) or "", tl) == [ending]
     shown = HandShown(
         player="Ann", cards=tuple(sorted(map(parse, "2H 3H 4H 8C 8D 8S 5S 6S 7S AD".split()))),
         melds=(tuple(map(parse, "2H 3H 4H".split())),), layoffs=(parse("5S"),),

@@ -30,6 +30,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from collections.abc import Iterator
 
 sys.path.insert(0, str(Path(__file__).with_name("reliability")))
 import hostile_campaign as hc  # noqa: E402
@@ -41,7 +42,7 @@ CHECKS = hc.CHECKS
 
 
 @pytest.fixture(scope="session")
-def hostile_work() -> Path:
+def hostile_work() -> Iterator[Path]:
     # Not pytest's tmp_path: the checks run commands as another user, who must reach it.
     d = Path(tempfile.mkdtemp(prefix="ginlog-hostile-"))
     d.chmod(0o755)

@@ -61,7 +61,7 @@ from ginlog.match.reading import iter_steps, read_match
 from ginlog.game.melds import best_arrangement, min_deadwood
 from ginlog.play.reducer import SNAPSHOT_EVERY, UNDO_DEPTH, Fold, apply, fold, start
 from ginlog.game.rules import Rules, preset, rules_from_dict, rules_to_dict
-from ginlog.play.simulate import simulate_match
+from ginlog.play.simulate import Mode as SimMode, simulate_match
 from ginlog.game.seats import Seat
 from ginlog.play.state import MatchState, Timeline
 
@@ -298,7 +298,7 @@ def check_hand_over(run: Runner, before: MatchState, reason: str | None,
     elif rules.next_dealer == "winner":
         nxt = winner  # type: ignore[assignment]
     else:
-        nxt = PLAYERS[1 - PLAYERS.index(winner)]  # type: ignore[arg-type]
+        nxt = PLAYERS[1 - PLAYERS.index(winner)]
     assert who(state.dealer) == nxt
     # The end of the match.
     target = rules.game_target
@@ -637,11 +637,11 @@ def file_bytes(events: Sequence[Event]) -> bytes:
     mode=st.sampled_from(("full", "table")),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_replay_is_deterministic_at_every_prefix(data: Any, name: str, mode: Mode, seed: int) -> None:
+def test_replay_is_deterministic_at_every_prefix(data: Any, name: str, mode: SimMode, seed: int) -> None:
     events = simulate_match(preset(name), seed=seed, mode=mode, max_hands=2)
     a, b = fold(events), fold(events)
     assert a == b and a.state == b.state
-    tl = start(events[0], 1)  # type: ignore[arg-type]
+    tl = start(events[0], 1)
     timelines = [tl]
     for seq, ev in enumerate(events[1:], start=2):
         tl = apply(tl, ev, seq)
@@ -674,7 +674,7 @@ def outcome(events: Sequence[Event]) -> tuple[Any, ...]:
         return ("ok", fold(events).state)
     except IllegalMove as exc:
         # which event failed, counted from the end, so two lists differing before it compare
-        tl = start(events[0], 1)  # type: ignore[arg-type]
+        tl = start(events[0], 1)
         for i, ev in enumerate(events[1:], start=2):
             try:
                 tl = apply(tl, ev, i)
@@ -785,7 +785,7 @@ def _both(tl: Timeline, fold_: Fold, ev: Event, seq: int) -> tuple[Timeline, tup
     mode=st.sampled_from(("full", "table")),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_fold_agrees_with_apply_on_noisy_logs(data: Any, name: str, mode: Mode, seed: int) -> None:
+def test_fold_agrees_with_apply_on_noisy_logs(data: Any, name: str, mode: SimMode, seed: int) -> None:
     """:class:`Fold` (one working copy, snapshots) against :func:`apply` (a frozen state per event).
 
     The log is a real match with noise drawn by hypothesis: corrections that
@@ -796,7 +796,7 @@ def test_fold_agrees_with_apply_on_noisy_logs(data: Any, name: str, mode: Mode, 
     and the file reader (collecting) reports the same errors and state.
     """
     events = simulate_match(preset(name), seed=seed, mode=mode, max_hands=4)
-    tl = start(events[0], 1)  # type: ignore[arg-type]
+    tl = start(events[0], 1)
     fold_ = Fold(events[0], 1)  # type: ignore[arg-type]
     log: list[Event] = [events[0]]
     errors: list[tuple[int, tuple[str, str]]] = []

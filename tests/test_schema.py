@@ -25,7 +25,7 @@ import types
 import typing
 import unicodedata
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import attrs
 import pytest
@@ -276,7 +276,8 @@ def timestamps(draw: st.DrawFn) -> str:
 
 def line_of(ev: Any, seq: int, ts: str, prev: str | None) -> dict[str, Any]:
     data = {"seq": seq, "ts": ts, "type": event_type(ev), "v": SCHEMA_VERSION, "prev": prev}
-    return json.loads(json.dumps(data | event_fields(ev)))
+    back: dict[str, Any] = json.loads(json.dumps(data | event_fields(ev)))
+    return back
 
 
 @st.composite
@@ -683,7 +684,7 @@ def test_known_disagreements(case: tuple[bytes, dict[str, Any]]) -> None:
 
 def test_known_disagreements_are_recognised() -> None:
     for param in KNOWN_DISAGREEMENTS:
-        before, data = param.values[0]
+        before, data = cast(tuple[bytes, dict[str, Any]], param.values[0])
         assert known_disagreement(data, before.count(b"\n") + 1), param.id
 
 

@@ -595,7 +595,7 @@ def best_defence(
 # Checking what a player declares
 
 
-def check_arrangement(hand: Iterable[Card], melds: Sequence[str | Iterable[str | Card]]) -> Arrangement:
+def check_arrangement(hand: Iterable[Card], melds: Sequence[Meld | str | Iterable[str | Card]]) -> Arrangement:
     """Check a declared arrangement of ``hand``; the cards in no meld are the deadwood.
 
     Each meld must be valid, the melds disjoint, and every card from the hand.
