@@ -263,7 +263,9 @@ def test_a_16_hand_match_reports_when_it_is_ready(open_page: Any, tmp_path: Path
     path = long_match(tmp_path / "long.jsonl")
     steps, _ = steps_of(path)
     page = open_page(path)
-    assert int(page.get_attribute("body", "data-ready-ms")) >= 0
+    # Milliseconds from navigation start (performance.now()), so no later than now: not a clock time, not seconds.
+    ready = int(page.get_attribute("body", "data-ready-ms") or "-1")
+    assert page.get_attribute("body", "data-ready") == "1" and 0 < ready <= page.evaluate("performance.now()"), ready
     page.keyboard.press("End")
     check(page, steps[-1])
     assert page.eval_on_selector_all("svg#chart polyline", "ls => ls.map(l => l.points.numberOfItems)") == [17, 17]
