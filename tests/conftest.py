@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+import budget
 from browsing import launched
 
 # Data folders hold scripts that need other tools (pyspiel): not test modules.
@@ -40,6 +41,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="N",
         help="list the N tests that took the most CPU (this process and the children they waited for)",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    budget.FULL = bool(config.getoption("--run-slow"))  # before the test modules are imported: see budget.examples
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

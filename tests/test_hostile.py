@@ -45,11 +45,12 @@ SEED = int(os.environ.get("GINLOG_HOSTILE_SEED", "0"))
 CHECKS = hc.CHECKS
 
 # The classes of the default run: the cheap ones (CPU-s of the whole process tree measured on the 2-core
-# machine, one generated input each: crash 2.1, memory 0.4, hang 2.7, silent 1.8, moves 0.7, names 2.3,
-# warnings 0.9, display 0.7, verdict 1.0). The rest drive many commands on pipes and pseudo-terminals
-# (terminal 7.5, files 2.7, history 5.9, rematch 4.9, pad 7.2, output 9.1) and run with --run-slow; the
-# terminal's escaping stays in the default run through tests/test_terminal.py and tests/test_pty_recorder.py.
-QUICK = frozenset({"crash", "memory", "hang", "silent", "moves", "names", "warnings", "display", "verdict"})
+# machine, one generated input each: crash 2.1, memory 0.4, silent 1.8, moves 0.7, names 2.3, warnings 0.9,
+# display 0.7, verdict 1.0). The rest drive many commands on pipes and pseudo-terminals, or wait out
+# timeouts (hang 2.7, terminal 7.5, files 2.7, history 5.9, rematch 4.9, pad 7.2, output 9.1), and run with
+# --run-slow; the default run keeps their subjects through tests/test_terminal.py, tests/test_pty_recorder.py
+# (escaping on a terminal), tests/test_audit.py and tests/test_outputs.py (FIFOs, output paths).
+QUICK = frozenset({"crash", "memory", "silent", "moves", "names", "warnings", "display", "verdict"})
 
 
 @pytest.fixture(scope="session")

@@ -65,6 +65,8 @@ from ginlog.play.simulate import Mode as SimMode, simulate_match
 from ginlog.game.seats import Seat
 from ginlog.play.state import MatchState, Timeline
 
+from budget import examples
+
 Mode = Literal["full", "hands", "table"]
 PLAYERS = ("Ann", "Bob")
 
@@ -573,7 +575,7 @@ def play_match(rules: Rules, seed: int, chooser: Chooser, mode: Mode, hands: int
 # 1. Card conservation, every event of random legal playouts
 
 
-@settings(PROPS, max_examples=150)
+@settings(PROPS, max_examples=examples(150, quick=50))
 @given(
     data=st.data(),
     name=st.sampled_from(PRESETS),
@@ -593,7 +595,7 @@ def test_playouts_conserve_cards_and_score(data: Any, name: str, mode: Mode, see
     assert fold(run.events) == run.tl
 
 
-@settings(PROPS, max_examples=40)
+@settings(PROPS, max_examples=examples(40, quick=15))
 @given(
     data=st.data(),
     name=st.sampled_from(("standard", "standard", "modern", "oklahoma")),
@@ -630,7 +632,7 @@ def file_bytes(events: Sequence[Event]) -> bytes:
     return b"".join(out)
 
 
-@settings(PROPS, max_examples=40)
+@settings(PROPS, max_examples=examples(40, quick=15))
 @given(
     data=st.data(),
     name=st.sampled_from(PRESETS),
@@ -683,7 +685,7 @@ def outcome(events: Sequence[Event]) -> tuple[Any, ...]:
         raise AssertionError("fold raised but stepping did not")  # pragma: no cover
 
 
-@settings(PROPS, max_examples=40)
+@settings(PROPS, max_examples=examples(40, quick=15))
 @given(
     data=st.data(),
     name=st.sampled_from(("standard", "modern", "openspiel", "oklahoma")),
@@ -712,7 +714,7 @@ def test_undo_then_redo_changes_nothing(data: Any, name: str, mode: Mode, seed: 
     event(f"undo {j} after {type(events[k - 1]).__name__}")
 
 
-@settings(PROPS, max_examples=40)
+@settings(PROPS, max_examples=examples(40, quick=15))
 @given(
     data=st.data(),
     name=st.sampled_from(("standard", "modern", "openspiel", "oklahoma")),
@@ -778,7 +780,7 @@ def _both(tl: Timeline, fold_: Fold, ev: Event, seq: int) -> tuple[Timeline, tup
     return new, want
 
 
-@settings(PROPS, max_examples=60)
+@settings(PROPS, max_examples=examples(60, quick=20))
 @given(
     data=st.data(),
     name=st.sampled_from(PRESETS),
