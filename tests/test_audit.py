@@ -457,9 +457,12 @@ def test_unusual_rules_say_so(tmp_path: Path) -> None:
     path = tmp_path / "odd.jsonl"
     MatchSession.create(path, ("Ann", "Bob"), with_knobs(preset("standard"), knock_limit="100", gin_bonus="500"))
     assert _warnings(path) == [("unusual-rules", 1), ("unusual-rules", 1)]
-    for name in ("standard", "newspaper", "modern", "classic", "oklahoma", "openspiel"):
+    presets = ("standard", "newspaper", "modern", "classic", "oklahoma", "openspiel")
+    for name in presets:
         MatchSession.create(tmp_path / f"{name}.jsonl", ("Ann", "Bob"), preset(name))
-        assert _warnings(tmp_path / f"{name}.jsonl") == []
+    code, data = audit_json(*(tmp_path / f"{name}.jsonl" for name in presets))  # one run for the six
+    assert code == 0 and data["summary"]["warnings"] == 0
+    assert [(Path(f["file"]).stem, f["ok"], f["warnings"]) for f in data["files"]] == [(n, True, []) for n in presets]
 
 
 def test_a_page_states_the_warnings_the_audit_gives(tmp_path: Path, finished: list[E.Event]) -> None:

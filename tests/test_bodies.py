@@ -31,6 +31,8 @@ from ginlog.match.reading import iter_steps, read_match
 from ginlog.game.rules import preset
 from ginlog.play.simulate import Mode, simulate_match
 
+from budget import examples
+
 TS = "2026-11-29T19:56:25.123Z"
 
 
@@ -193,7 +195,7 @@ def _respell(raw: bytes) -> list[bytes]:
     ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60, quick=20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_rewritten_line_reads_the_same_with_and_without_the_fast_path(data: Any) -> None:
     raws = MATCHES[data.draw(st.sampled_from(sorted(MATCHES)), label="match")]
@@ -209,7 +211,7 @@ def test_a_rewritten_line_reads_the_same_with_and_without_the_fast_path(data: An
     assert fast == slow
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120, quick=40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bytes_changed_anywhere_read_the_same_with_and_without_the_fast_path(data: Any) -> None:
     raws = MATCHES[data.draw(st.sampled_from(sorted(MATCHES)), label="match")]

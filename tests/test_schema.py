@@ -55,6 +55,8 @@ from ginlog.game.rules import Rules  # noqa: E402
 from ginlog.numbers import InRange, shown_int  # noqa: E402
 from ginlog.text import check_kept_players  # noqa: E402
 
+from budget import examples  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "schemas"
 SAMPLES = ROOT / "sample_games"
@@ -291,7 +293,7 @@ def valid_lines(draw: st.DrawFn) -> tuple[Any, dict[str, Any]]:
 # ----------------------------------------------------------------------------- valid events validate
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300, quick=100), deadline=None)
 @given(valid_lines())
 def test_every_valid_event_validates(case: tuple[Any, dict[str, Any]]) -> None:
     ev, data = case
@@ -519,7 +521,7 @@ def mutated_lines(draw: st.DrawFn) -> tuple[bytes, int, dict[str, Any]]:
     return before, position, new
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600, quick=200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_lines())
 def test_schema_refuses_exactly_what_ginlog_refuses(case: tuple[bytes, int, dict[str, Any]]) -> None:
     before, position, data = case
