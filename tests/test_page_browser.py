@@ -117,7 +117,9 @@ WALK = """(view) => {
 }""" % PROBE
 
 
-@pytest.mark.parametrize("name", ["standard-match.jsonl", "table-view-match.jsonl", "score-pad-match.jsonl"])
+# Whole-match browser runs (every event, three views) are --run-slow but for the score pad's short match.
+@pytest.mark.parametrize("name", [pytest.param("standard-match.jsonl", marks=pytest.mark.slow),
+                                  pytest.param("table-view-match.jsonl", marks=pytest.mark.slow), "score-pad-match.jsonl"])
 def test_every_event_shows_the_reducers_table(open_page: Any, name: str) -> None:
     steps, _ = steps_of(SAMPLES / name)
     page = open_page(SAMPLES / name)
@@ -129,7 +131,7 @@ def test_every_event_shows_the_reducers_table(open_page: Any, name: str) -> None
     assert not page.problems and not page.dialogs
 
 
-@pytest.mark.parametrize("name", ["standard-match.jsonl", "table-view-match.jsonl"])
+@pytest.mark.parametrize("name", [pytest.param("standard-match.jsonl", marks=pytest.mark.slow), "table-view-match.jsonl"])
 def test_arrow_keys_home_and_end(open_page: Any, name: str) -> None:
     steps, _ = steps_of(SAMPLES / name)
     page = open_page(SAMPLES / name)
