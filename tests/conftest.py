@@ -81,6 +81,7 @@ def _cpu() -> tuple[float, float]:
 
 
 _CPU_BY_TEST: dict[str, float] = {}
+_LAST: list[str] = []  # the last test run: its tear-down is the session's too
 
 
 @pytest.hookimpl(wrapper=True)
@@ -90,6 +91,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return (yield)
     finally:
         _CPU_BY_TEST[item.nodeid] = sum(_cpu()) - before  # set-up, call and tear-down
+        _LAST[:] = [item.nodeid]
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
@@ -97,6 +99,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if top:
         terminalreporter.write_sep("=", f"most CPU ({top} tests; this process and the children waited for)")
         for nodeid, seconds in sorted(_CPU_BY_TEST.items(), key=lambda kv: -kv[1])[:top]:
-            terminalreporter.write_line(f"{seconds:7.2f}s  {nodeid}")
+            # The last test's tear-down ends the session's fixtures: Chromium is reaped (and counted) there.
+            also = "  (and the session's tear-down: the browser's CPU)" if _LAST and nodeid == _LAST[0] else ""
+            terminalreporter.write_line(f"{seconds:7.2f}s  {nodeid}{also}")
     me, kids = _cpu()
     terminalreporter.write_line(f"CPU: {me + kids:.1f} s (this process {me:.1f} s, children {kids:.1f} s)")
