@@ -109,7 +109,7 @@ def load_openspiel(wanted: bool) -> tuple[OpenSpiel | None, str]:
     if not wanted:
         return None, "OpenSpiel: not measured (--no-openspiel); ginlog's figures only"
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None, "OpenSpiel: not measured (pyspiel is not installed: pip install open_spiel); ginlog's figures only"
     os_ = OpenSpiel(pyspiel)

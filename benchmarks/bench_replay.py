@@ -167,7 +167,7 @@ def make_big_file(path: Path, megabytes: float, seed: int, ts: str, chunk_bytes:
     """One match of at least ``megabytes`` MB, hands simulated and appended a chunk at a time."""
     rng = random.Random(seed)
     first: Event = MatchStarted(players=PLAYERS, rules=long_rules())
-    state = start(first).state  # type: ignore[arg-type]
+    state = start(first).state
     dealer: Event = FirstDealer(dealer=PLAYERS[rng.randrange(2)], how="random")
     state = step(state, dealer)
     t0 = time.perf_counter()
@@ -272,7 +272,7 @@ def measure_child(path: Path | None) -> dict[str, float]:
     if proc.returncode != 0:
         raise SystemExit(f"the measuring subprocess failed:\n{proc.stderr}")
     lines = proc.stdout.strip().splitlines()
-    out = json.loads(lines[-2])
+    out: dict[str, float] = json.loads(lines[-2])
     out["maxrss_kb"] = json.loads(lines[-1])["children_maxrss_kb"]
     return out
 

@@ -207,7 +207,7 @@ def _fuzz_worker(args: tuple[str, int, int, str]) -> rc.FuzzResult:
         @hseed(seed)
         @cfg
         @given(rc.event_strategy(points))
-        def events(case: tuple) -> None:
+        def events(case: tuple[Any, ...]) -> None:
             problems = rc.fuzz_event_check(*case)
             res.note(problems, ok=None)
 

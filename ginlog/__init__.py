@@ -35,10 +35,17 @@ _EXPORTS = {
 __all__ = ["__version__", *_EXPORTS]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ginlog.game.cards import Card, parse_card, parse_cards
-    from ginlog.errors import GinlogError
-    from ginlog.game.layoffs import best_defence
-    from ginlog.game.melds import Arrangement, Meld, best_arrangement, best_discard, min_deadwood
+    # "X as X": re-exported for the type checker too (mypy --strict reads no name out of a computed __all__).
+    from ginlog.game.cards import Card as Card, parse_card as parse_card, parse_cards as parse_cards
+    from ginlog.errors import GinlogError as GinlogError
+    from ginlog.game.layoffs import best_defence as best_defence
+    from ginlog.game.melds import (
+        Arrangement as Arrangement,
+        Meld as Meld,
+        best_arrangement as best_arrangement,
+        best_discard as best_discard,
+        min_deadwood as min_deadwood,
+    )
 
 
 def __getattr__(name: str) -> Any:

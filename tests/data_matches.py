@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta, timezone
+from typing import Literal
 from pathlib import Path
 
 import attrs
@@ -22,6 +23,8 @@ from ginlog.log.format import digest, encode
 from ginlog.play.simulate import simulate_match
 
 EPOCH = datetime(2026, 3, 1, 12, 0, 0, tzinfo=timezone.utc)
+# A score pad's hands, knocks twice as often as the others.
+HOWS: list[Literal["knock", "gin", "big_gin", "void"]] = ["knock", "knock", "gin", "big_gin", "void"]
 
 
 def ts_at(when: datetime) -> str:
@@ -54,7 +57,7 @@ def score_pad(seed: int, players: tuple[str, str], hands: int) -> list[Event]:
     rules = attrs.evolve(preset("modern"), game_target=10**6)
     events: list[Event] = [MatchStarted(players=players, rules=rules), FirstDealer(dealer=players[0], how="agreed")]
     for _ in range(hands):
-        how = rng.choice(["knock", "knock", "gin", "big_gin", "void"])
+        how = rng.choice(HOWS)
         if how == "void":
             events.append(HandResultOnly(how="void"))
             continue

@@ -54,7 +54,9 @@ def long_match(path: Path, hands: int = 16, seed: int = 5) -> Path:
 def hostile_events() -> list[Event]:
     """Two hands between players with markup for names, notes and a correction that try to run."""
     events = simulate_match(preset("standard"), seed=11, players=HOSTILE_NAMES, max_hands=2)
-    events[0] = attrs.evolve(events[0], title=HOSTILE_TITLE)
+    first = events[0]
+    assert isinstance(first, MatchStarted)
+    events[0] = attrs.evolve(first, title=HOSTILE_TITLE)
     out: list[Event] = [events[0], events[1]]
     out += [Note(text=t, player=HOSTILE_NAMES[i % 2]) for i, t in enumerate(HOSTILE_NOTES)]
     corrected = False

@@ -18,18 +18,18 @@ def bench() -> Iterator[ModuleType]:
     yield from loaded("bench_cli")
 
 
-def test_bench_match_is_legal_and_ends_between_hands(bench, tmp_path: Path) -> None:
+def test_bench_match_is_legal_and_ends_between_hands(bench: ModuleType, tmp_path: Path) -> None:
     events, hands = bench.build_events(40, seed=2)
     assert len(events) >= 40 and hands >= 1
     path = tmp_path / "m.jsonl"
     bench.write_match(path, events)
     report = read_match(path)
     assert report.ok and report.lines == len(events)
-    assert report.state.phase == "ready"  # so the benchmark's entry ('upcard 7h') is legal next
+    assert report.state is not None and report.state.phase == "ready"  # so the benchmark's entry ('upcard 7h') is legal next
     assert report.state.rules.game_target == 10**9
 
 
-def test_bench_cli_runs(bench, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_cli_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     code = bench.main(["--events", "30", "--repeat", "1", "--warmup", "0"])
     assert code == 0
     text = capsys.readouterr().out

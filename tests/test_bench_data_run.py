@@ -17,6 +17,7 @@ def bench() -> Iterator[ModuleType]:
     yield from loaded("bench_data")
 
 
+@pytest.mark.slow  # every command over two corpora, about 5 CPU-s; the run without the page below stays in the default run
 def test_bench_data_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     before = set(Path(bench.tempfile.gettempdir()).glob("bench-data-*"))
     assert bench.main(["--hands", "12", "--match-hands", "5", "--tiny", "15", "--repeat", "1", "--loads", "1"]) == 0
@@ -40,3 +41,9 @@ def test_bench_data_without_the_page(bench: ModuleType, capsys: pytest.CaptureFi
     assert bench.main(["--hands", "4", "--match-hands", "4", "--tiny", "0", "--repeat", "1", "--no-page"]) == 0
     text = capsys.readouterr().out
     assert "over the replay corpus:" in text and "tiny corpus" not in text and "replay page" not in text
+    # The rows of the run above, at this size (the default run's only run of the benchmark).
+    number = r"\s+[\d.]+\s+[\d.]+\s+[\d.]+x"
+    part = text.split("over the replay corpus:")[1].split("\n\n")[0]
+    assert re.search(r"^audit --json" + number + r"\s*$", part, re.MULTILINE) and "1.00x" in part, part
+    for command in ("stats --json", "export --format csv", "export --format jsonl"):
+        assert re.search("^" + re.escape(command) + number + r"\s+(MET|MISSED)$", part, re.MULTILINE), (command, part)

@@ -21,7 +21,7 @@ def bench() -> Iterator[ModuleType]:
     yield from loaded("bench_replay")
 
 
-def test_bench_replay_runs(bench, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_bench_replay_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # The files the benchmark builds in memory are byte for byte what ginlog's writer writes.
     events = bench.simulate_match(bench.long_rules(), seed=5, max_hands=3)
     mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
@@ -58,7 +58,7 @@ def test_bench_replay_runs(bench, capsys: pytest.CaptureFixture[str], tmp_path: 
     assert out_dir.is_dir() and not any(out_dir.iterdir())
 
 
-def test_bench_replay_can_time_in_process(bench, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_replay_can_time_in_process(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     code = bench.main(["--hands", "6", "--match-hands", "3", "--big-mb", "0", "--in-process"])
     assert code == 0
     text = capsys.readouterr().out

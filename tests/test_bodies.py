@@ -29,7 +29,9 @@ from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Run, read_lines, read_runs
 from ginlog.match.reading import iter_steps, read_match
 from ginlog.game.rules import preset
-from ginlog.play.simulate import simulate_match
+from ginlog.play.simulate import Mode, simulate_match
+
+from budget import examples
 
 TS = "2026-11-29T19:56:25.123Z"
 
@@ -54,9 +56,10 @@ def rechain(raws: Sequence[bytes], start: int = 0) -> list[bytes]:
     return out
 
 
+BASES: tuple[tuple[str, Mode, int], ...] = (("standard", "full", 1), ("modern", "table", 2), ("oklahoma", "full", 3))
 MATCHES = {
     (name, mode, seed): encode_all(simulate_match(preset(name), seed=seed, mode=mode, max_hands=3))
-    for name, mode, seed in (("standard", "full", 1), ("modern", "table", 2), ("oklahoma", "full", 3))
+    for name, mode, seed in BASES
 }
 
 
@@ -118,7 +121,7 @@ def join(raws: Sequence[bytes]) -> bytes:
 
 @pytest.mark.parametrize("block", BLOCKS)
 @pytest.mark.parametrize("key", sorted(MATCHES))
-def test_a_valid_file_reads_the_same_with_and_without_the_fast_path(key: tuple[str, str, int], block: int) -> None:
+def test_a_valid_file_reads_the_same_with_and_without_the_fast_path(key: tuple[str, Mode, int], block: int) -> None:
     raws = MATCHES[key]
     fast, slow = read_both(join(raws), raws, block)
     assert fast == slow
@@ -192,7 +195,7 @@ def _respell(raw: bytes) -> list[bytes]:
     ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60, quick=20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_rewritten_line_reads_the_same_with_and_without_the_fast_path(data: Any) -> None:
     raws = MATCHES[data.draw(st.sampled_from(sorted(MATCHES)), label="match")]
@@ -208,7 +211,7 @@ def test_a_rewritten_line_reads_the_same_with_and_without_the_fast_path(data: An
     assert fast == slow
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120, quick=40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bytes_changed_anywhere_read_the_same_with_and_without_the_fast_path(data: Any) -> None:
     raws = MATCHES[data.draw(st.sampled_from(sorted(MATCHES)), label="match")]

@@ -214,6 +214,7 @@ def test_a_knob_at_the_end_of_its_range_still_scores(tmp_path: Path) -> None:
     path = big_knob_file(tmp_path / "m.jsonl", "gin_bonus", 1000, points=1020)
     report = read_match(path, collect=True)
     assert not report.errors, report.errors
+    assert report.state is not None
     assert report.state.totals()[0] == 0 and report.state.totals()[1] > 1020  # the claim held; then bonuses
 
 

@@ -17,10 +17,10 @@ SAMPLE = Path(__file__).resolve().parent.parent / "sample_games" / "standard-mat
 
 def closed(fd: int, *args: object) -> subprocess.CompletedProcess[str]:
     """Run ``ginlog ARGS`` with descriptor ``fd`` closed in the child, output captured on the others."""
+    keep = subprocess.PIPE
     return subprocess.run(
-        [sys.executable, str(GINLOG), *map(str, args)], capture_output=fd != 0, text=True, timeout=120,
-        preexec_fn=lambda: os.close(fd),
-        **({"stdout": subprocess.PIPE, "stderr": subprocess.PIPE} if fd == 0 else {}),
+        [sys.executable, str(GINLOG), *map(str, args)], stdout=None if fd == 1 else keep,
+        stderr=None if fd == 2 else keep, text=True, timeout=120, preexec_fn=lambda: os.close(fd),
     )
 
 

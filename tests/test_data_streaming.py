@@ -206,6 +206,22 @@ def folders(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], list[s
 
 
 @pytest.mark.parametrize("what", ["stats", "export", "audit"])
+def test_many_files_go_through_each_command(tmp_path: Path, what: str) -> None:
+    """The default run's small version of the memory curves below: 250 files in three folders, measured the same way."""
+    folders = _files(tmp_path / "many", 250)
+    code, rss = _peak(what, folders, tmp_path / "out")
+    assert code == 0 and 0 < rss < 100_000, (what, code, rss)  # KB: within the 100 MB that any command may take
+    if what == "stats":
+        data = json.loads((tmp_path / "out").read_text(encoding="utf-8"))
+        assert len(data["files"]) == 250 and sum(p["matches"] for p in data["players"]) == 500
+    elif what == "export":
+        assert (tmp_path / "out").read_text(encoding="utf-8").count("\n") > 250  # a row a hand at least
+    else:
+        assert json.loads((tmp_path / "out").read_text(encoding="utf-8"))["summary"]["files"] == 250
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("what", ["stats", "export", "audit"])
 def test_memory_is_flat_in_the_number_of_files(folders: tuple[list[str], list[str]], tmp_path: Path, what: str) -> None:
     small, large = folders
     code_s, rss_s = _peak(what, small, tmp_path / "small.out")
@@ -238,6 +254,20 @@ def sites(folders: tuple[list[str], list[str]], tmp_path_factory: pytest.TempPat
     return roots[0], roots[1]
 
 
+def test_a_site_is_written_a_page_a_file(tmp_path: Path) -> None:
+    """The default run's small version of the site's memory curve below: 150 files, measured the same way."""
+    folders = _files(tmp_path / "many", 150)
+    root = tmp_path / "club"
+    root.mkdir()
+    for sub in folders:
+        (root / Path(sub).name).symlink_to(sub, target_is_directory=True)
+    code, rss = _peak("html", [str(root)], tmp_path / "out")
+    assert code == 0 and 0 < rss < 100_000, (code, rss)
+    assert len(list((tmp_path / "out.site" / "matches").iterdir())) == 150
+    assert (tmp_path / "out.site" / "index.html").read_text(encoding="utf-8").count("matches/") >= 150
+
+
+@pytest.mark.slow
 def test_the_site_memory_is_flat_in_the_number_of_files(sites: tuple[str, str], tmp_path: Path) -> None:
     """``html DIR -o SITE``: a page a file written as it is read; the index's rows spooled, not kept.
 

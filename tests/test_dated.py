@@ -10,6 +10,7 @@ and its end from the line after which the score sheet grew to hold it.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 import json
 import random
 
@@ -65,7 +66,7 @@ def shaken(events: list[Event], seed: int) -> list[Event]:
     return out
 
 
-CASES = {
+CASES: dict[str, Callable[[int], list[Event]]] = {
     "standard": lambda s: simulate_match(preset("standard"), seed=s, max_hands=6),
     "hollywood": lambda s: simulate_match(preset("hollywood"), seed=s, max_hands=6),
     "openspiel": lambda s: simulate_match(preset("openspiel"), seed=s, max_hands=4),

@@ -15,6 +15,8 @@ from ginlog.log.events import (
     EVENT_TYPES,
     SCHEMA_VERSION,
     CardDrawn,
+    HandResultOnly,
+    Note,
     MatchStarted,
     event_fields,
     event_from_fields,
@@ -98,7 +100,7 @@ def test_every_event_type_is_refused_with_an_unknown_field(type_: str) -> None:
         ({"player": " Ann", "card": "7H"}, "name"),
     ],
 )
-def test_wrong_shapes_say_which_field(fields: dict, words: str) -> None:
+def test_wrong_shapes_say_which_field(fields: dict[str, object], words: str) -> None:
     with pytest.raises(EventError) as info:
         event_from_fields("card_discarded", fields)
     assert words in info.value.message
@@ -106,7 +108,8 @@ def test_wrong_shapes_say_which_field(fields: dict, words: str) -> None:
 
 def test_strict_numbers_and_booleans() -> None:
     base = {"how": "knock", "out": "Ann", "knocker_deadwood": 5, "defender_deadwood": 20}
-    assert event_from_fields("hand_result", base).knocker_deadwood == 5
+    ev = event_from_fields("hand_result", base)
+    assert isinstance(ev, HandResultOnly) and ev.knocker_deadwood == 5
     for bad in ("5", 5.0, True):
         with pytest.raises(EventError):
             event_from_fields("hand_result", base | {"knocker_deadwood": bad})
@@ -134,7 +137,8 @@ def test_bad_lines_name_their_line(tmp_path: Path) -> None:
 
 def test_envelope_checks() -> None:
     good = {"seq": 2, "ts": TS, "type": "note", "v": SCHEMA_VERSION, "prev": "ab" * 32, "text": "hi"}
-    assert event_from_line(good).text == "hi"
+    ev = event_from_line(good)
+    assert isinstance(ev, Note) and ev.text == "hi"
     for key, bad in (("ts", "2026-13-01T00:00:00Z"), ("ts", "yesterday"), ("v", "2"), ("type", None)):
         with pytest.raises(EventError):
             event_from_line(good | {key: bad})

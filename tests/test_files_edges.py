@@ -112,7 +112,7 @@ def test_repair_refuses_a_link_made_after_the_check(tmp_path: Path, monkeypatch:
     link = tmp_path / "link.jsonl"
     link.symlink_to(target)
     calls = iter([False, True])
-    monkeypatch.setattr(writer.os.path, "islink", lambda _p: next(calls))
+    monkeypatch.setattr(os.path, "islink", lambda _p: next(calls))
     with pytest.raises(StoreError) as info:
         repair(link)
     assert "symbolic link" in info.value.message
@@ -235,7 +235,7 @@ def test_create_never_overwrites_even_when_the_name_appears_meanwhile(tmp_path: 
         Path(dst).write_bytes(b"someone else's\n")
         real_link(src, dst, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(writer.os, "link", racing_link)
+    monkeypatch.setattr(os, "link", racing_link)
     with pytest.raises(StoreError) as info:
         create(path, "match_started", 2, START, ts=TS)
     assert info.value.rule == "exists"
@@ -248,7 +248,7 @@ def test_create_without_hard_links_still_creates_and_cleans_up(tmp_path: Path,
     def no_links(*_a: object, **_k: object) -> None:
         raise OSError(errno.EPERM, "Operation not permitted")
 
-    monkeypatch.setattr(writer.os, "link", no_links)
+    monkeypatch.setattr(os, "link", no_links)
     path = tmp_path / "m.jsonl"
     create(path, "match_started", 2, START, ts=TS)
     assert head(path).seq == 1 and listing(tmp_path) == ["m.jsonl"]

@@ -79,7 +79,8 @@ class _Both:
             self.add(Correction(undoes=self.tl.seq))
 
 
-@pytest.mark.parametrize("boundary", [SNAPSHOT_EVERY, 2 * SNAPSHOT_EVERY])
+# The first boundary in the default run; the second (the same patterns, 128 events later) with --run-slow.
+@pytest.mark.parametrize("boundary", [SNAPSHOT_EVERY, pytest.param(2 * SNAPSHOT_EVERY, marks=pytest.mark.slow)])
 def test_corrections_at_every_offset_around_a_snapshot_boundary(boundary: int) -> None:
     """Before the natural event at each offset -20..+20 of a boundary: event+undo, note+undo, mixed and nested undos."""
     events = _long_match()

@@ -6,6 +6,7 @@ import hashlib
 import re
 
 import pytest
+from typing import Any
 
 from ginlog.errors import MalformedLine, StoreError
 from ginlog.log.format import MAX_LINE_BYTES, digest, encode, now_ts, parse_line
@@ -30,7 +31,7 @@ def test_now_ts_format() -> None:
     "fields",
     [{"seq": 5}, {"prev": None}, {"x": float("nan")}, {"x": {1, 2}}, {"x": "\ud800"}, {"x": "a" * MAX_LINE_BYTES}],
 )
-def test_encode_refuses_what_could_not_be_read_back(fields: dict) -> None:
+def test_encode_refuses_what_could_not_be_read_back(fields: dict[str, Any]) -> None:
     with pytest.raises(StoreError):
         encode(1, TS, "t", 1, None, fields)
 

@@ -9,11 +9,13 @@ from pathlib import Path
 
 import attrs
 import pytest
+from typing import Any
 from typer.testing import CliRunner
 
 from ginlog.app.check.audit import audit_file
 from ginlog.app.cli import build_app
 from ginlog.errors import GinlogError
+from ginlog.log.events import MatchStarted
 from ginlog.match.reading import read_match
 from ginlog.app.importers.openspiel import MELDS, import_file, parse_record, record_events
 from ginlog.play.reducer import fold
@@ -21,7 +23,7 @@ from ginlog.app.views.match import score_json
 
 DATA = Path(__file__).parent / "data" / "openspiel"
 RECORDS = DATA / "records"
-RETURNS: dict[str, dict] = json.loads((RECORDS / "returns.json").read_text())
+RETURNS: dict[str, dict[str, Any]] = json.loads((RECORDS / "returns.json").read_text())
 
 
 def test_fixtures_cover_what_the_issue_asks() -> None:
@@ -50,8 +52,8 @@ def test_a_first_upcard_bounce_counts_only_under_the_knob() -> None:
     events = record_events(params, actions, name)
     assert score_json(fold(events).state, None)["hands"][0]["outcome"] == "void"
     first = events[0]
-    assert first.rules.loop_counts_first_upcard  # type: ignore[union-attr]
-    old = [attrs.evolve(first, rules=attrs.evolve(first.rules, loop_counts_first_upcard=False)), *events[1:]]  # type: ignore[union-attr]
+    assert isinstance(first, MatchStarted) and first.rules.loop_counts_first_upcard
+    old = [attrs.evolve(first, rules=attrs.evolve(first.rules, loop_counts_first_upcard=False)), *events[1:]]
     assert fold(old).state.hand is not None  # ginlog's old reading: the hand still in play after the second bounce
 
 

@@ -117,7 +117,9 @@ WALK = """(view) => {
 }""" % PROBE
 
 
-@pytest.mark.parametrize("name", ["standard-match.jsonl", "table-view-match.jsonl", "score-pad-match.jsonl"])
+# Whole-match browser runs (every event, three views) are --run-slow but for the score pad's short match.
+@pytest.mark.parametrize("name", [pytest.param("standard-match.jsonl", marks=pytest.mark.slow),
+                                  pytest.param("table-view-match.jsonl", marks=pytest.mark.slow), "score-pad-match.jsonl"])
 def test_every_event_shows_the_reducers_table(open_page: Any, name: str) -> None:
     steps, _ = steps_of(SAMPLES / name)
     page = open_page(SAMPLES / name)
@@ -129,7 +131,7 @@ def test_every_event_shows_the_reducers_table(open_page: Any, name: str) -> None
     assert not page.problems and not page.dialogs
 
 
-@pytest.mark.parametrize("name", ["standard-match.jsonl", "table-view-match.jsonl"])
+@pytest.mark.parametrize("name", [pytest.param("standard-match.jsonl", marks=pytest.mark.slow), "table-view-match.jsonl"])
 def test_arrow_keys_home_and_end(open_page: Any, name: str) -> None:
     steps, _ = steps_of(SAMPLES / name)
     page = open_page(SAMPLES / name)
@@ -263,7 +265,9 @@ def test_a_16_hand_match_reports_when_it_is_ready(open_page: Any, tmp_path: Path
     path = long_match(tmp_path / "long.jsonl")
     steps, _ = steps_of(path)
     page = open_page(path)
-    assert int(page.get_attribute("body", "data-ready-ms")) >= 0
+    # Milliseconds from navigation start (performance.now()), so no later than now: not a clock time, not seconds.
+    ready = int(page.get_attribute("body", "data-ready-ms") or "-1")
+    assert page.get_attribute("body", "data-ready") == "1" and 0 < ready <= page.evaluate("performance.now()"), ready
     page.keyboard.press("End")
     check(page, steps[-1])
     assert page.eval_on_selector_all("svg#chart polyline", "ls => ls.map(l => l.points.numberOfItems)") == [17, 17]

@@ -135,7 +135,8 @@ def test_a_file_with_a_name_ginlog_would_not_keep_is_invalid(app: Any, tmp_path:
 
 
 def test_openspiel_style_names_still_read(tmp_path: Path) -> None:
-    assert read_match(str(file_with_players(tmp_path / "m.jsonl", ["P0", "P1"]))).state.players == ("P0", "P1")
+    state = read_match(str(file_with_players(tmp_path / "m.jsonl", ["P0", "P1"]))).state
+    assert state is not None and state.players == ("P0", "P1")
 
 
 def test_the_ascii_prototypes_are_those_of_confusables_txt() -> None:
@@ -207,7 +208,8 @@ def test_play_names_mary_ann(app: Any, tmp_path: Path) -> None:
     assert run(app, "new", path, "--player", "Mary Ann", "--player", "Bob").exit_code == 0
     r = run(app, "play", path, "dealer 'mary ann'", "upcard 7h")
     assert r.exit_code == 0, r.output
-    assert read_match(str(path)).state.players[read_match(str(path)).state.dealer or 0] == "Mary Ann"
+    state = read_match(str(path)).state
+    assert state is not None and state.players[state.dealer or 0] == "Mary Ann"
 
 
 # ----------------------------------------------------------------------------- words no entry takes

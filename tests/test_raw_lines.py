@@ -46,7 +46,7 @@ def test_every_line_comes_raw_first(fast: bool) -> None:
     if fast:
         read(io.BytesIO(data), FinalState([]), known=known)  # the second reading finds every body known
     log = read(io.BytesIO(data), Seen(), known=known, block=4096)
-    covered = []
+    covered: list[int] = []
     for (kind, lineno, raws), (next_kind, next_line, n) in zip(log[::2], log[1::2]):
         assert kind == "raw" and next_kind in ("run", "event") and next_line == lineno and len(raws) == n
         assert raws == lines[lineno - 1 : lineno - 1 + n]

@@ -7,11 +7,12 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+from typing import Any
 
 from ginlog.errors import GinlogError, IntegrityError, MalformedLine, StoreError
 from ginlog.log.files import head
 from ginlog.log.format import MAX_LINE_BYTES, Line, digest, encode
-from ginlog.log.reader import read_lines
+from ginlog.log.reader import Source, read_lines
 from ginlog.log.writer import append_many, create, repair
 
 TS = "2026-11-29T19:56:25.123Z"
@@ -43,7 +44,7 @@ def write_raw(path: Path, raws: list[bytes]) -> None:
 
 
 
-def collect(source, **kw) -> tuple[list[Line], list[GinlogError]]:
+def collect(source: Source, **kw: Any) -> tuple[list[Line], list[GinlogError]]:
     errors: list[GinlogError] = []
     lines = list(read_lines(source, errors=errors, **kw))
     return lines, errors
@@ -65,7 +66,7 @@ def six(tmp_path: Path) -> tuple[Path, list[bytes]]:
     return path, path.read_bytes().split(b"\n")[:-1]
 
 
-def test_one_edited_byte_breaks_exactly_one_link(six) -> None:
+def test_one_edited_byte_breaks_exactly_one_link(six: tuple[Path, list[bytes]]) -> None:
     path, raws = six
     raws[2] = raws[2].replace(b'"who":"Ann"', b'"who":"Anm"')
     write_raw(path, raws)
@@ -79,7 +80,7 @@ def test_one_edited_byte_breaks_exactly_one_link(six) -> None:
     assert info.value.line == 4 and str(info.value).startswith(f"{path}:4: event 4: ")
 
 
-def test_edit_that_breaks_json_is_one_malformed_line_and_one_link(six) -> None:
+def test_edit_that_breaks_json_is_one_malformed_line_and_one_link(six: tuple[Path, list[bytes]]) -> None:
     path, raws = six
     raws[2] = raws[2].replace(b"}", b"]")
     write_raw(path, raws)
@@ -88,7 +89,7 @@ def test_edit_that_breaks_json_is_one_malformed_line_and_one_link(six) -> None:
     assert [ln.seq for ln in lines] == [1, 2, 4, 5, 6]  # malformed line not yielded, seq not disturbed
 
 
-def test_deleted_line_breaks_seq_and_chain_once(six) -> None:
+def test_deleted_line_breaks_seq_and_chain_once(six: tuple[Path, list[bytes]]) -> None:
     path, raws = six
     del raws[2]
     write_raw(path, raws)
@@ -97,7 +98,7 @@ def test_deleted_line_breaks_seq_and_chain_once(six) -> None:
     assert "expected seq 3, found 4" in errors[0].message
 
 
-def test_swapped_lines_are_detected(six) -> None:
+def test_swapped_lines_are_detected(six: tuple[Path, list[bytes]]) -> None:
     path, raws = six
     raws[2], raws[3] = raws[3], raws[2]
     write_raw(path, raws)
@@ -106,7 +107,7 @@ def test_swapped_lines_are_detected(six) -> None:
     assert all(isinstance(e, IntegrityError) for e in errors)
 
 
-def test_duplicated_line_is_detected_on_the_copy(six) -> None:
+def test_duplicated_line_is_detected_on_the_copy(six: tuple[Path, list[bytes]]) -> None:
     path, raws = six
     raws.insert(3, raws[2])
     write_raw(path, raws)

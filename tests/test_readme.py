@@ -151,6 +151,7 @@ def _check_prose_commands(folder: Path, env: dict[str, str]) -> None:
     assert p.returncode == 0, p.stderr
 
 
+@pytest.mark.slow  # a venv and a pip install: about 9 CPU-s. test_walkthrough runs the same commands in the default run.
 def test_the_first_command_leaves_ginlog_ready_for_the_walkthrough(tmp_path: Path) -> None:
     """The README's first command, typed in a fresh copy, leaves ``ginlog`` on PATH: the walkthrough runs after it.
 

@@ -29,7 +29,7 @@ from ginlog.log.events import (
 from ginlog.play.reducer import apply, fold, start
 from ginlog.game.rules import Oklahoma, Rules, preset
 from ginlog.game.seats import Seat
-from ginlog.play.state import FinishedHand, Timeline
+from ginlog.play.state import FinishedHand, HandState, Shown, Timeline
 
 # ---------------------------------------------------------------------------
 # Helpers: Ann and Bob; Ann deals unless told otherwise, so Bob is the non-dealer.
@@ -115,11 +115,17 @@ def show(p: str, cards: str, melds: list[str] | None = None, layoffs: str | None
     )
 
 
+def hand_of(tl: Timeline) -> HandState:
+    """The hand being played (there must be one)."""
+    assert tl.state.hand is not None, "no hand in play"
+    return tl.state.hand
+
+
 def last_hand(tl: Timeline) -> FinishedHand:
     return tl.state.hands[-1]
 
 
-def shown_by(fh: FinishedHand, player: str):  # noqa: ANN201
+def shown_by(fh: FinishedHand, player: str) -> Shown:
     return next(s for s in fh.shown if s.player == SEATS[player])
 
 
@@ -153,7 +159,7 @@ def full_passed(*events: Event) -> Timeline:
 
 
 # The same hand played to Bob's knock (Bob 1 deadwood; Ann can lay off 8S then 9S onto 5S 6S 7S).
-TO_KNOCK = [
+TO_KNOCK: list[Event] = [
     pass_("Bob"), pass_("Ann"),
     stock("Bob", "KH"), discard("Bob", "JH"),
     stock("Ann", "4D"), discard("Ann", "QS"),
@@ -203,26 +209,26 @@ def result(how: str, out: str | None = None, k: int = 0, d: int = 0, **kw: objec
 
 def test_the_non_dealer_is_offered_the_upcard_first() -> None:
     tl = play([*opening(), table_deal("7H")])
-    assert (tl.state.hand.phase, who(tl.state.hand.turn)) == ("offer", "Bob")
+    assert (hand_of(tl).phase, who(hand_of(tl).turn)) == ("offer", "Bob")
     assert rule_of(tl, pass_("Ann")) == "turn-order"
     assert rule_of(tl, take("Ann")) == "turn-order"
 
 
 def test_after_the_non_dealer_passes_the_dealer_is_offered_it() -> None:
     tl = play([*opening(), table_deal("7H"), pass_("Bob")])
-    assert (tl.state.hand.phase, who(tl.state.hand.turn)) == ("offer", "Ann")
+    assert (hand_of(tl).phase, who(hand_of(tl).turn)) == ("offer", "Ann")
     assert rule_of(tl, pass_("Bob")) == "turn-order"
     assert rule_of(tl, stock("Ann")) == "upcard-offer"
 
 
 def test_after_both_pass_the_non_dealer_must_draw_from_the_stock() -> None:
     tl = play([*opening(), table_deal("7H"), pass_("Bob"), pass_("Ann")])
-    assert (tl.state.hand.phase, who(tl.state.hand.turn)) == ("draw", "Bob")
+    assert (hand_of(tl).phase, who(hand_of(tl).turn)) == ("draw", "Bob")
     assert rule_of(tl, take("Bob", "7H")) == "upcard-offer"
     assert rule_of(tl, pass_("Bob")) == "upcard-offer"
     assert rule_of(tl, stock("Ann")) == "turn-order"
     tl = more(tl, stock("Bob"))
-    assert tl.state.hand.stock == 30 and tl.state.hand.phase == "discard"
+    assert hand_of(tl).stock == 30 and hand_of(tl).phase == "discard"
 
 
 def test_the_stock_is_not_drawn_during_the_offer() -> None:
@@ -232,15 +238,15 @@ def test_the_stock_is_not_drawn_during_the_offer() -> None:
 
 def test_the_dealer_may_take_the_upcard_and_the_non_dealer_then_plays_a_normal_turn() -> None:
     tl = play([*opening(), table_deal("7H"), pass_("Bob"), take("Ann", "7H"), discard("Ann", "KS")])
-    hand = tl.state.hand
+    hand = hand_of(tl)
     assert (hand.phase, who(hand.turn), hand.pile) == ("draw", "Bob", (c("KS"),))
     tl = more(tl, take("Bob", "KS"))  # a normal turn may take the pile
-    assert tl.state.hand.phase == "discard"
+    assert hand_of(tl).phase == "discard"
 
 
 def test_taking_the_upcard_ends_the_offer() -> None:
     tl = play([*opening(), table_deal("7H"), take("Bob", "7H"), discard("Bob", "KS")])
-    assert (who(tl.state.hand.turn), tl.state.hand.phase) == ("Ann", "draw")
+    assert (who(hand_of(tl).turn), hand_of(tl).phase) == ("Ann", "draw")
     assert rule_of(tl, pass_("Ann")) == "upcard-offer"
 
 
@@ -258,12 +264,12 @@ def test_discarding_a_card_just_taken_from_the_pile_mid_hand_is_illegal() -> Non
 
 def test_openspiel_may_discard_the_taken_card() -> None:
     tl = play([*opening("openspiel"), table_deal("7H"), take("Bob", "7H"), discard("Bob", "7H")])
-    assert tl.state.hand.pile == (c("7H"),) and who(tl.state.hand.turn) == "Ann"
+    assert hand_of(tl).pile == (c("7H"),) and who(hand_of(tl).turn) == "Ann"
 
 
 def test_a_card_drawn_from_the_stock_may_be_discarded_at_once() -> None:
     tl = full_passed(stock("Bob", "KH"), discard("Bob", "KH"))
-    assert tl.state.hand.pile_top == c("KH")
+    assert hand_of(tl).pile_top == c("KH")
 
 
 # ---------------------------------------------------------------------------
@@ -308,7 +314,7 @@ def test_discarding_a_card_the_player_cannot_hold() -> None:
     # Both hands known, the stock order not: Bob's eleventh card is the unknown stock card.
     deal = attrs.evolve(FULL, stock=None)
     tl = play([*opening(), deal, pass_("Bob"), pass_("Ann"), stock("Bob"), discard("Bob", "AH")])
-    assert tl.state.hand.pile_top == c("AH")
+    assert hand_of(tl).pile_top == c("AH")
     # Ann's eleven cards are all known once she takes AH, and 5H is not one of them.
     assert rule_of(more(tl, take("Ann", "AH")), discard("Ann", "5H")) == "card-not-held"
 
@@ -323,8 +329,9 @@ def test_full_information_stock_order_is_enforced() -> None:
     assert rule_of(tl, stock("Bob", "4D")) == "stock-order"
     tl = more(tl, stock("Bob"))  # the card need not be named: it is known
     bob = tl.state.seat("Bob")
-    assert tl.state.hand.known[bob] & c("KH").bit
-    assert tl.state.hand.stock_order[0] == c("4D")
+    assert hand_of(tl).known[bob] & c("KH").bit
+    order = hand_of(tl).stock_order
+    assert order is not None and order[0] == c("4D")
 
 
 def test_the_pile_card_must_be_the_top_one() -> None:
@@ -373,12 +380,12 @@ def test_knock_over_the_limit_is_refused_at_the_knock_in_full_information() -> N
     tl = full_passed(stock("Bob", "KH"))
     assert rule_of(tl, knock("Bob", "5S")) == "knock-limit"  # leaves 5+6+7+9+10 = 37
     tl = more(tl, knock("Bob", "JH"))  # leaves 9C: 9
-    assert tl.state.hand.phase == "show"
+    assert hand_of(tl).phase == "show"
 
 
 def test_knock_at_exactly_the_limit_is_allowed() -> None:
     tl = more(example_knocked(), show("Bob", "2H 3H 4H 8C 8D 8S 5S 6S 7S TD"))
-    assert tl.state.hand.phase == "defend"
+    assert hand_of(tl).phase == "defend"
 
 
 def test_knock_over_the_limit_is_refused_at_the_show_in_table_view() -> None:
@@ -390,7 +397,7 @@ def test_knock_over_the_limit_is_refused_at_the_show_in_table_view() -> None:
 def test_newspaper_knock_limit_is_nine() -> None:
     tl = example_knocked("newspaper")
     assert rule_of(tl, show("Bob", "2H 3H 4H 8C 8D 8S 5S 6S 7S TD")) == "knock-limit"
-    assert more(tl, show("Bob", "2H 3H 4H 8C 8D 8S 5S 6S 7S 9H")).state.hand.phase == "defend"
+    assert hand_of(more(tl, show("Bob", "2H 3H 4H 8C 8D 8S 5S 6S 7S 9H"))).phase == "defend"
 
 
 def test_gin_with_deadwood_is_refused_at_the_gin_in_full_information() -> None:
@@ -442,7 +449,9 @@ def test_a_declared_arrangement_is_scored_as_declared() -> None:
     # Bob declares only the spade run and the kings: 2H 3H 4H and AC are his deadwood (10).
     tl = more(full("standard", *TO_KNOCK),
               show("Bob", "5S 6S 7S 2H 3H 4H KC KD KH AC", melds=["5S 6S 7S", "KC KD KH"]))
-    assert tl.state.hand.ending.knocker.deadwood_value == 10
+    ending = hand_of(tl).ending
+    assert ending is not None and ending.knocker is not None
+    assert ending.knocker.deadwood_value == 10
 
 
 def test_declared_layoffs_must_come_in_an_order_that_works() -> None:
@@ -534,14 +543,14 @@ def run_down(turns: int, dealer: str = "Ann") -> tuple[Timeline, list[Card]]:
 
 def test_the_hand_is_void_when_a_discard_leaves_two_cards_in_the_stock() -> None:
     tl, spare = run_down(28)
-    assert tl.state.hand.stock == 3 and tl.state.phase == "hand"
+    assert hand_of(tl).stock == 3 and tl.state.phase == "hand"
     tl = more(tl, stock("Bob"))
-    assert tl.state.hand.stock == 2
+    assert hand_of(tl).stock == 2
     tl = more(tl, discard("Bob", str(spare[28])))
     fh = last_hand(tl)
     assert tl.state.hand is None and tl.state.phase == "ready"
     assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("void", None, 0)
-    assert "stock" in fh.void_reason
+    assert fh.void_reason is not None and "stock" in fh.void_reason
     assert by_name(tl.state.tally.totals()) == {"Ann": 0, "Bob": 0}
 
 
@@ -550,13 +559,13 @@ def test_the_same_dealer_deals_again_after_a_void() -> None:
     assert last_hand(tl).score.outcome == "void"
     assert who(tl.state.dealer) == "Ann"
     assert rule_of(tl, table_deal("7H", dealer="Bob")) == "dealer"
-    assert more(tl, table_deal("7H", dealer="Ann")).state.hand.number == 2
+    assert hand_of(more(tl, table_deal("7H", dealer="Ann"))).number == 2
 
 
 def test_a_knock_on_the_last_turn_still_counts() -> None:
     tl, spare = run_down(28)
     tl = more(tl, stock("Bob"), knock("Bob", str(spare[28])))
-    assert tl.state.hand.phase == "show"
+    assert hand_of(tl).phase == "show"
     tl = more(tl, show("Bob", "AS 2S 3S 4C 5C 6C 7D 8D 9D 2H"), show("Ann", "KC KD KH 9S 9C 9H 5S 5D 5H TS"))
     fh = last_hand(tl)
     assert (fh.score.outcome, who(fh.score.winner), fh.score.points) == ("knock", "Bob", 10 - 2)
@@ -574,17 +583,17 @@ def test_a_hand_void_event_keeps_the_dealer() -> None:
 def test_oklahoma_ace_upcard_means_gin_only() -> None:
     base = [*opening("oklahoma"), table_deal("AS"), pass_("Bob"), pass_("Ann"), stock("Bob")]
     tl = play(base)
-    assert tl.state.hand.knock_limit == 0
+    assert hand_of(tl).knock_limit == 0
     # In table view the hand is unknown at the knock: the show decides, and 1 deadwood is over 0.
     assert rule_of(more(tl, knock("Bob", "QC")), show("Bob", EX_BOB)) == "knock-limit"
     tl = more(tl, gin("Bob", "QC"), show("Bob", "AH 2H 3H 8C 8D 8S 5S 6S 7S 4S"))
-    assert tl.state.hand.phase == "defend"
+    assert hand_of(tl).phase == "defend"
 
 
 def test_oklahoma_ace_may_be_a_knock_limit_of_one() -> None:
     rules = attrs.evolve(preset("oklahoma"), oklahoma=Oklahoma(ace="one"))
     tl = play([*opening(rules), table_deal("AS"), pass_("Bob"), pass_("Ann"), stock("Bob"), knock("Bob", "QC")])
-    assert more(tl, show("Bob", EX_BOB)).state.hand.phase == "defend"  # 1 deadwood (AD)
+    assert hand_of(more(tl, show("Bob", EX_BOB))).phase == "defend"  # 1 deadwood (AD)
 
 
 def test_oklahoma_ace_a_knock_with_no_deadwood_is_gin() -> None:
@@ -596,9 +605,9 @@ def test_oklahoma_ace_a_knock_with_no_deadwood_is_gin() -> None:
 
 def test_oklahoma_knock_limit_is_the_upcard_value() -> None:
     tl = play([*opening("oklahoma"), table_deal("7H"), pass_("Bob"), pass_("Ann"), stock("Bob"), knock("Bob", "QC")])
-    assert tl.state.hand.knock_limit == 7
+    assert hand_of(tl).knock_limit == 7
     assert rule_of(tl, show("Bob", "2H 3H 4H 8C 8D 8S 5S 6S 7S 9H")) == "knock-limit"
-    assert more(tl, show("Bob", "2H 3H 4H 8C 8D 8S 5S 6S 7S 7C")).state.hand.phase == "defend"
+    assert hand_of(more(tl, show("Bob", "2H 3H 4H 8C 8D 8S 5S 6S 7S 7C"))).phase == "defend"
 
 
 def test_oklahoma_spade_upcard_doubles_the_hand() -> None:
@@ -692,12 +701,12 @@ def test_openspiel_tie_scores_nothing() -> None:
 # Corrections
 
 
-DISCARD_JH = [pass_("Bob"), pass_("Ann"), stock("Bob", "KH"), discard("Bob", "JH")]
+DISCARD_JH: list[Event] = [pass_("Bob"), pass_("Ann"), stock("Bob", "KH"), discard("Bob", "JH")]
 
 
 def numbered(events: list[Event]) -> Timeline:
     """Fold with seq numbers as a file gives them (1, 2, ...), corrections included."""
-    tl = start(events[0])  # type: ignore[arg-type]
+    tl = start(events[0])
     for seq, ev in enumerate(events[1:], start=2):
         tl = apply(tl, ev, seq)
     return tl
@@ -707,7 +716,7 @@ def test_a_correction_undoes_a_discard() -> None:
     events = [*opening(), FULL, *DISCARD_JH]  # the discard is event 7
     tl = numbered([*events, Correction(undoes=7)])
     assert tl.state == play(events[:-1]).state
-    assert tl.seq == 6 and tl.state.hand.phase == "discard" and who(tl.state.hand.turn) == "Bob"
+    assert tl.seq == 6 and hand_of(tl).phase == "discard" and who(hand_of(tl).turn) == "Bob"
 
 
 def test_a_corrected_discard_re_entered_is_as_if_the_mistake_never_happened() -> None:
@@ -818,6 +827,7 @@ def test_a_deal_giving_a_player_the_same_card_twice_is_refused() -> None:
 
 def test_a_stock_listing_a_card_twice_is_refused() -> None:
     tl = play(opening())
+    assert FULL.stock is not None
     deal = attrs.evolve(FULL, stock=FULL.stock[:30] + FULL.stock[:1])
     with pytest.raises(IllegalMove) as info:
         apply(tl, deal)

@@ -61,9 +61,11 @@ from ginlog.match.reading import iter_steps, read_match
 from ginlog.game.melds import best_arrangement, min_deadwood
 from ginlog.play.reducer import SNAPSHOT_EVERY, UNDO_DEPTH, Fold, apply, fold, start
 from ginlog.game.rules import Rules, preset, rules_from_dict, rules_to_dict
-from ginlog.play.simulate import simulate_match
+from ginlog.play.simulate import Mode as SimMode, simulate_match
 from ginlog.game.seats import Seat
 from ginlog.play.state import MatchState, Timeline
+
+from budget import examples
 
 Mode = Literal["full", "hands", "table"]
 PLAYERS = ("Ann", "Bob")
@@ -298,7 +300,7 @@ def check_hand_over(run: Runner, before: MatchState, reason: str | None,
     elif rules.next_dealer == "winner":
         nxt = winner  # type: ignore[assignment]
     else:
-        nxt = PLAYERS[1 - PLAYERS.index(winner)]  # type: ignore[arg-type]
+        nxt = PLAYERS[1 - PLAYERS.index(winner)]
     assert who(state.dealer) == nxt
     # The end of the match.
     target = rules.game_target
@@ -573,7 +575,7 @@ def play_match(rules: Rules, seed: int, chooser: Chooser, mode: Mode, hands: int
 # 1. Card conservation, every event of random legal playouts
 
 
-@settings(PROPS, max_examples=150)
+@settings(PROPS, max_examples=examples(150, quick=50))
 @given(
     data=st.data(),
     name=st.sampled_from(PRESETS),
@@ -593,7 +595,7 @@ def test_playouts_conserve_cards_and_score(data: Any, name: str, mode: Mode, see
     assert fold(run.events) == run.tl
 
 
-@settings(PROPS, max_examples=40)
+@settings(PROPS, max_examples=examples(40, quick=15))
 @given(
     data=st.data(),
     name=st.sampled_from(("standard", "standard", "modern", "oklahoma")),
@@ -630,18 +632,18 @@ def file_bytes(events: Sequence[Event]) -> bytes:
     return b"".join(out)
 
 
-@settings(PROPS, max_examples=40)
+@settings(PROPS, max_examples=examples(40, quick=15))
 @given(
     data=st.data(),
     name=st.sampled_from(PRESETS),
     mode=st.sampled_from(("full", "table")),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_replay_is_deterministic_at_every_prefix(data: Any, name: str, mode: Mode, seed: int) -> None:
+def test_replay_is_deterministic_at_every_prefix(data: Any, name: str, mode: SimMode, seed: int) -> None:
     events = simulate_match(preset(name), seed=seed, mode=mode, max_hands=2)
     a, b = fold(events), fold(events)
     assert a == b and a.state == b.state
-    tl = start(events[0], 1)  # type: ignore[arg-type]
+    tl = start(events[0], 1)
     timelines = [tl]
     for seq, ev in enumerate(events[1:], start=2):
         tl = apply(tl, ev, seq)
@@ -674,7 +676,7 @@ def outcome(events: Sequence[Event]) -> tuple[Any, ...]:
         return ("ok", fold(events).state)
     except IllegalMove as exc:
         # which event failed, counted from the end, so two lists differing before it compare
-        tl = start(events[0], 1)  # type: ignore[arg-type]
+        tl = start(events[0], 1)
         for i, ev in enumerate(events[1:], start=2):
             try:
                 tl = apply(tl, ev, i)
@@ -683,7 +685,7 @@ def outcome(events: Sequence[Event]) -> tuple[Any, ...]:
         raise AssertionError("fold raised but stepping did not")  # pragma: no cover
 
 
-@settings(PROPS, max_examples=40)
+@settings(PROPS, max_examples=examples(40, quick=15))
 @given(
     data=st.data(),
     name=st.sampled_from(("standard", "modern", "openspiel", "oklahoma")),
@@ -712,7 +714,7 @@ def test_undo_then_redo_changes_nothing(data: Any, name: str, mode: Mode, seed: 
     event(f"undo {j} after {type(events[k - 1]).__name__}")
 
 
-@settings(PROPS, max_examples=40)
+@settings(PROPS, max_examples=examples(40, quick=15))
 @given(
     data=st.data(),
     name=st.sampled_from(("standard", "modern", "openspiel", "oklahoma")),
@@ -778,14 +780,14 @@ def _both(tl: Timeline, fold_: Fold, ev: Event, seq: int) -> tuple[Timeline, tup
     return new, want
 
 
-@settings(PROPS, max_examples=60)
+@settings(PROPS, max_examples=examples(60, quick=20))
 @given(
     data=st.data(),
     name=st.sampled_from(PRESETS),
     mode=st.sampled_from(("full", "table")),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_fold_agrees_with_apply_on_noisy_logs(data: Any, name: str, mode: Mode, seed: int) -> None:
+def test_fold_agrees_with_apply_on_noisy_logs(data: Any, name: str, mode: SimMode, seed: int) -> None:
     """:class:`Fold` (one working copy, snapshots) against :func:`apply` (a frozen state per event).
 
     The log is a real match with noise drawn by hypothesis: corrections that
@@ -796,7 +798,7 @@ def test_fold_agrees_with_apply_on_noisy_logs(data: Any, name: str, mode: Mode, 
     and the file reader (collecting) reports the same errors and state.
     """
     events = simulate_match(preset(name), seed=seed, mode=mode, max_hands=4)
-    tl = start(events[0], 1)  # type: ignore[arg-type]
+    tl = start(events[0], 1)
     fold_ = Fold(events[0], 1)  # type: ignore[arg-type]
     log: list[Event] = [events[0]]
     errors: list[tuple[int, tuple[str, str]]] = []

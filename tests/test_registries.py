@@ -279,7 +279,7 @@ def test_a_format_that_is_not_a_whole_writer_is_refused() -> None:
             def write(self, rows: Iterable[Row]) -> None: ...
 
     with pytest.raises(TypeError, match="must subclass"):
-        export_format("tsv")(_shrug())  # type: ignore[type-var]
+        export_format("tsv")(_shrug())
     assert "tsv" not in FORMATS
 
 

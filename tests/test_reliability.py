@@ -37,6 +37,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from typing import Any
 from hypothesis import HealthCheck, given, settings
 
 sys.path.insert(0, str(Path(__file__).with_name("reliability")))
@@ -45,7 +46,7 @@ import reliability_campaigns as rc  # noqa: E402
 from ginlog.log import files, format, reader, writer  # noqa: E402
 from ginlog.app.check.audit import audit_file  # noqa: E402
 from ginlog.errors import GinlogError, StoreError  # noqa: E402
-from ginlog.log.events import Note  # noqa: E402
+from ginlog.log.events import Note, event_fields  # noqa: E402
 from ginlog.match.reading import read_match  # noqa: E402
 from ginlog.match.session import MatchSession  # noqa: E402
 from ginlog.game.rules import preset  # noqa: E402
@@ -277,7 +278,7 @@ def test_fuzz_reducer(fastdir: Path) -> None:
 
     @fuzz(150)
     @given(rc.event_strategy(points))
-    def run(case: tuple) -> None:
+    def run(case: tuple[Any, ...]) -> None:
         tl, seq, type_, fields = case
         assert unknown(rc.fuzz_event_check(tl, seq, type_, fields)) == []
 
@@ -297,7 +298,7 @@ def test_fuzz_long(fastdir: Path) -> None:
 
     @fuzz(2000)
     @given(rc.event_strategy(points))
-    def events(case: tuple) -> None:
+    def events(case: tuple[Any, ...]) -> None:
         assert unknown(rc.fuzz_event_check(*case)) == []
 
     files()
@@ -332,8 +333,8 @@ def test_cli_validate_hostile_sample(fastdir: Path) -> None:
         assert proc.returncode == 1, (args, out)
         assert "Traceback" not in out, (args, out)
         lines = proc.stderr.splitlines()
-        for p in args:  # every file has its errors, each one line: "place: message [rule]"
-            assert any(line.startswith(p + ":") for line in lines), (p, out[:2000])
+        for place in args:  # every file has its errors, each one line: "place: message [rule]"
+            assert any(line.startswith(place + ":") for line in lines), (place, out[:2000])
         for line in lines:
             assert LINE_RE.match(line), (args, line[:300])
 
@@ -361,7 +362,7 @@ def test_ten_megabyte_line_memory_stays_bounded(tmp_path: Path) -> None:
     """A 10 MB line between two good ones: the audit names it (line-too-long), still checks the
     next line's link to it, and its memory peak stays far below the line's size."""
     events = simulate_match(preset("standard"), seed=1, max_hands=1)
-    first = format.encode(1, format.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
+    first = format.encode(1, format.now_ts(), "match_started", 2, None, event_fields(events[0]))
     big = b'{"seq":2,"ts":"2026-11-29T19:56:25.123Z","type":"note","v":2,"prev":"' + format.digest(first).encode()
     big += b'","text":"' + b"a" * 10_000_000 + b'"}'
     third = format.encode(3, format.now_ts(), "note", 2, format.digest(big), {"text": "after"})
@@ -407,7 +408,7 @@ def test_illegal_full_campaign(tmp_path: Path) -> None:
 def _match_with_line2(tmp_path: Path, line2: bytes) -> str:
     """A valid match_started line, then ``line2``, then a note chained to it."""
     events = simulate_match(preset("standard"), seed=1, max_hands=1)
-    first = format.encode(1, format.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
+    first = format.encode(1, format.now_ts(), "match_started", 2, None, event_fields(events[0]))
     third = format.encode(3, format.now_ts(), "note", 2, format.digest(line2), {"text": "after"})
     path = tmp_path / "m.jsonl"
     path.write_bytes(first + b"\n" + line2 + b"\n" + third + b"\n")
@@ -480,7 +481,7 @@ def test_reader_refuses_impossible_timestamps(tmp_path: Path) -> None:
     # ginlog could never have written it. Fixed in ginlog d93beb5 (ts fields range-checked).
     line2 = b'{"seq":2,"ts":"2026-81-29T99:99:99.123Z","type":"note","v":2,"prev":null,"text":"x"}'
     events = simulate_match(preset("standard"), seed=1, max_hands=1)
-    first = format.encode(1, format.now_ts(), "match_started", 2, None, rc.event_fields(events[0]))
+    first = format.encode(1, format.now_ts(), "match_started", 2, None, event_fields(events[0]))
     line2 = line2.replace(b'"prev":null', b'"prev":"' + format.digest(first).encode() + b'"')
     path = tmp_path / "m.jsonl"
     path.write_bytes(first + b"\n" + line2 + b"\n")

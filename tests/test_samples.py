@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ginlog.match.reading import MatchReport, read_match
-from ginlog.game.rules import preset
+from ginlog.game.rules import Rules, preset
 from ginlog.play.state import FinishedHand, MatchState, Shown
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
@@ -25,7 +27,13 @@ def reports() -> dict[str, MatchReport]:
     return {name: read_match(SAMPLES / name, collect=True) for name in VALID}
 
 
-def raw_events(name: str) -> list[dict]:
+def state_of(report: MatchReport) -> MatchState:
+    """A valid sample's state (the reading of a valid file always ends with one)."""
+    assert report.state is not None, report.errors
+    return report.state
+
+
+def raw_events(name: str) -> list[dict[str, Any]]:
     """The file's lines as plain JSON, read independently of ginlog."""
     return [json.loads(line) for line in (SAMPLES / name).read_text().splitlines()]
 
@@ -44,7 +52,7 @@ def rank_suit(card: object) -> tuple[int, str]:
     return "A23456789TJQK".index(text[0]) + 1, text[1]
 
 
-def is_meld(cards: list[object]) -> bool:
+def is_meld(cards: Sequence[object]) -> bool:
     rs = [rank_suit(c) for c in cards]
     if len(rs) < 3 or len(set(rs)) != len(rs):
         return False
@@ -84,11 +92,12 @@ def check_layoffs_in_order(knocker: Shown, layoffs: tuple[object, ...]) -> None:
     assert fits(melds, [str(c) for c in layoffs]), (melds, layoffs)
 
 
-def expected_points(rules: object, how: str, k: int, d: int) -> tuple[str, int]:
+def expected_points(rules: Rules, how: str, k: int, d: int) -> tuple[str, int]:
     """(who scores: 'knocker'/'defender'/'nobody', points) from the two deadwood counts."""
     if how == "void":
         return "nobody", 0
     if how == "big_gin":
+        assert rules.big_gin_bonus is not None, "a big gin under rules without it"
         return "knocker", rules.big_gin_bonus + d
     if how == "gin" or k == 0:
         return "knocker", rules.gin_bonus + d
@@ -108,7 +117,7 @@ def by_name(state: MatchState, per_seat: tuple[int, int]) -> dict[str, int]:
     return dict(zip(state.players, per_seat))
 
 
-def repriced(state: MatchState, fh: FinishedHand, pad: dict | None) -> tuple[str | None, int]:
+def repriced(state: MatchState, fh: FinishedHand, pad: dict[str, Any] | None) -> tuple[str | None, int]:
     """Who scored the hand and how much, recomputed from what was shown (or the pad's figures)."""
     rules = state.rules
     if fh.score.outcome == "void":
@@ -183,7 +192,7 @@ def test_valid_sample_has_no_errors(reports: dict[str, MatchReport], name: str) 
 
 @pytest.mark.parametrize("name", VALID)
 def test_every_hand_reprices_from_what_was_shown(reports: dict[str, MatchReport], name: str) -> None:
-    state = reports[name].state
+    state = state_of(reports[name])
     pads = [e for e in raw_events(name) if e["type"] == "hand_result"]
     pad_iter = iter(pads)
     sums = {p: 0 for p in state.players}
@@ -206,17 +215,18 @@ def test_every_hand_reprices_from_what_was_shown(reports: dict[str, MatchReport]
 
 @pytest.mark.parametrize("name", VALID)
 def test_dealers_follow_the_winner_and_stay_after_a_void(reports: dict[str, MatchReport], name: str) -> None:
-    state = reports[name].state
+    state = state_of(reports[name])
     for before, after in zip(state.hands, state.hands[1:]):
         expected = before.dealer if before.score.winner is None else before.score.winner
         assert after.dealer == expected
 
 
 def test_standard_match_is_a_whole_match_with_every_ending(reports: dict[str, MatchReport]) -> None:
-    state = reports["standard-match.jsonl"].state
+    state = state_of(reports["standard-match.jsonl"])
     assert state.rules == preset("standard")
     assert state.phase == "over" and state.winner is not None
     winner = who(state, state.winner)
+    assert winner is not None
     totals = by_name(state, state.totals())
     assert totals[winner] >= 100
     assert max(v for p, v in totals.items() if p != winner) < 100
@@ -247,7 +257,7 @@ def test_the_corrected_discard_is_the_one_in_the_replay(reports: dict[str, Match
     events = raw_events("standard-match.jsonl")
     i = next(i for i, e in enumerate(events) if e["type"] == "correction")
     wrong, right = events[i - 1]["card"], events[i + 1]["card"]
-    state = reports["standard-match.jsonl"].state
+    state = state_of(reports["standard-match.jsonl"])
     first = state.hands[0]
     ann = next(s for s in first.shown if who(state, s.player) == events[i - 1]["player"])
     held = {str(c) for c in ann.cards}
@@ -255,11 +265,12 @@ def test_the_corrected_discard_is_the_one_in_the_replay(reports: dict[str, Match
 
 
 def test_modern_match_is_a_shutout_with_game_bonus_and_boxes(reports: dict[str, MatchReport]) -> None:
-    state = reports["modern-match.jsonl"].state
+    state = state_of(reports["modern-match.jsonl"])
     rules = state.rules
     assert rules == preset("modern")
     assert state.phase == "over"
     winner = who(state, state.winner)
+    assert winner is not None
     loser = next(p for p in state.players if p != winner)
     points = by_name(state, state.tally.totals())
     assert points[loser] == 0 and points[winner] >= 100
@@ -271,7 +282,7 @@ def test_modern_match_is_a_shutout_with_game_bonus_and_boxes(reports: dict[str, 
 
 
 def test_hollywood_match_has_a_player_shut_out_of_game_1(reports: dict[str, MatchReport]) -> None:
-    state = reports["hollywood-match.jsonl"].state
+    state = state_of(reports["hollywood-match.jsonl"])
     assert state.rules == preset("hollywood") and state.phase == "over"
     g1, g2, g3 = state.tally.games
     assert all(g.closed for g in (g1, g2, g3))
@@ -284,7 +295,7 @@ def test_hollywood_match_has_a_player_shut_out_of_game_1(reports: dict[str, Matc
 
 
 def test_table_view_match_records_only_what_both_players_see(reports: dict[str, MatchReport]) -> None:
-    state = reports["table-view-match.jsonl"].state
+    state = state_of(reports["table-view-match.jsonl"])
     assert len(state.hands) >= 3
     events = raw_events("table-view-match.jsonl")
     deals = [e for e in events if e["type"] == "hand_dealt"]
@@ -299,7 +310,7 @@ def test_table_view_match_records_only_what_both_players_see(reports: dict[str, 
 
 
 def test_score_pad_match_is_hand_results_only(reports: dict[str, MatchReport]) -> None:
-    state = reports["score-pad-match.jsonl"].state
+    state = state_of(reports["score-pad-match.jsonl"])
     assert state.rules in (preset("classic"), preset("standard"))
     events = raw_events("score-pad-match.jsonl")
     assert [e["type"] for e in events[:2]] == ["match_started", "first_dealer"]
@@ -315,7 +326,7 @@ def test_score_pad_match_is_hand_results_only(reports: dict[str, MatchReport]) -
 
 
 def test_score_pad_final_totals_add_the_end_of_match_bonuses(reports: dict[str, MatchReport]) -> None:
-    state = reports["score-pad-match.jsonl"].state
+    state = state_of(reports["score-pad-match.jsonl"])
     rules = state.rules
     points = by_name(state, state.tally.totals())
     won = {p: sum(1 for fh in state.hands if who(state, fh.score.winner) == p) for p in state.players}

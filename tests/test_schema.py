@@ -26,7 +26,7 @@ import types
 import typing
 import unicodedata
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import attrs
 import pytest
@@ -38,6 +38,7 @@ from jsonschema import Draft202012Validator  # noqa: E402
 from referencing import Registry  # noqa: E402
 from referencing.jsonschema import DRAFT202012  # noqa: E402
 
+from ginlog.log import event_types  # noqa: E402
 from ginlog.log import events as events_mod  # noqa: E402
 from ginlog.game import rules as rules_mod  # noqa: E402
 from ginlog.log import schema, format, reader  # noqa: E402
@@ -55,6 +56,8 @@ from ginlog.log.events import (  # noqa: E402
 from ginlog.game.rules import Rules  # noqa: E402
 from ginlog.numbers import InRange, shown_int  # noqa: E402
 from ginlog.text import check_kept_players  # noqa: E402
+
+from budget import examples  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = ROOT / "schemas"
@@ -182,11 +185,11 @@ def _accepted_by(validator: Any) -> Any:
 # The values each validator accepts, boundaries included. Every value drawn is
 # also passed through the validator itself, so a wrong entry fails loudly.
 VALID_VALUES: dict[Any, st.SearchStrategy[Any]] = {
-    events_mod._name: st.one_of(
+    event_types._name: st.one_of(
         st.text(NAME_CHARS, min_size=1, max_size=MAX_NAME),
         st.builds(lambda c: c * MAX_NAME, NAME_CHARS),
     ).filter(lambda s: s.strip() == s),
-    events_mod._text: st.one_of(
+    event_types._text: st.one_of(
         st.text(SAFE_CHARS, max_size=30),
         st.builds(lambda c, n: c * n, SAFE_CHARS, st.sampled_from([MAX_TEXT - 1, MAX_TEXT])),
     ),
@@ -276,7 +279,8 @@ def timestamps(draw: st.DrawFn) -> str:
 
 def line_of(ev: Any, seq: int, ts: str, prev: str | None) -> dict[str, Any]:
     data = {"seq": seq, "ts": ts, "type": event_type(ev), "v": SCHEMA_VERSION, "prev": prev}
-    return json.loads(json.dumps(data | event_fields(ev)))
+    back: dict[str, Any] = json.loads(json.dumps(data | event_fields(ev)))
+    return back
 
 
 @st.composite
@@ -290,7 +294,7 @@ def valid_lines(draw: st.DrawFn) -> tuple[Any, dict[str, Any]]:
 # ----------------------------------------------------------------------------- valid events validate
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300, quick=100), deadline=None)
 @given(valid_lines())
 def test_every_valid_event_validates(case: tuple[Any, dict[str, Any]]) -> None:
     ev, data = case
@@ -346,7 +350,7 @@ NAME_FIELDS = {
     f.name
     for cls in EVENT_TYPES.values()
     for f in attrs.fields(cls)
-    if events_mod._name in (f.validator, getattr(f.validator, "member_validator", None))
+    if event_types._name in (f.validator, getattr(f.validator, "member_validator", None))
 }
 
 
@@ -518,7 +522,7 @@ def mutated_lines(draw: st.DrawFn) -> tuple[bytes, int, dict[str, Any]]:
     return before, position, new
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(600, quick=200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_lines())
 def test_schema_refuses_exactly_what_ginlog_refuses(case: tuple[bytes, int, dict[str, Any]]) -> None:
     before, position, data = case
@@ -685,7 +689,7 @@ def test_known_disagreements(case: tuple[bytes, dict[str, Any]]) -> None:
 
 def test_known_disagreements_are_recognised() -> None:
     for param in KNOWN_DISAGREEMENTS:
-        before, data = param.values[0]
+        before, data = cast(tuple[bytes, dict[str, Any]], param.values[0])
         assert known_disagreement(data, before.count(b"\n") + 1), param.id
 
 

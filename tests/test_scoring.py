@@ -13,7 +13,8 @@ from ginlog.game.rules import Rules, preset, with_knobs
 from ginlog.game.scoring import HandResult, HandScore, Tally, price_hand
 from ginlog.game.seats import Seat
 
-ANN, BOB = 0, 1  # the seats of Ann and Bob; scoring never sees a name
+ANN: Seat = 0  # the seats of Ann and Bob; scoring never sees a name
+BOB: Seat = 1
 
 
 def knock(out: Seat, knocker: int, defender: int, upcard: str | None = None) -> HandResult:

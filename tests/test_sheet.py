@@ -17,10 +17,17 @@ from ginlog.log.events import SCHEMA_VERSION, Correction, Event, FirstDealer, Ha
 from ginlog.log.format import digest, encode
 from ginlog.log.known import KnownBodies
 from ginlog.match.dated import Dated, read_dated, ts_of as raw_ts
-from ginlog.match.reading import iter_steps, read, read_match
+from ginlog.match.reading import MatchReport, iter_steps, read, read_match
+from ginlog.play.state import MatchState
 from ginlog.play.simulate import simulate_match
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+
+
+def state_of(report: MatchReport) -> MatchState:
+    """The state a clean reading ends with."""
+    assert report.state is not None, report.errors
+    return report.state
 
 
 def ts_of(seq: int) -> str:
@@ -57,7 +64,7 @@ def test_each_hand_is_dated_by_the_line_that_finished_it(seed: int, rules: str) 
     known = KnownBodies()
     first = read_dated(io.BytesIO(data), known=known)  # every line parsed, and learned
     report, dates = first.report, first.hand_ends
-    assert list(dates) == want and len(dates) == len(report.state.hands)
+    assert list(dates) == want and len(dates) == len(state_of(report).hands)
     again = read_dated(io.BytesIO(data), known=known)  # now the known lines come as runs
     assert list(again.hand_ends) == want
     plain = read_dated(io.BytesIO(data), known=None)
@@ -100,22 +107,22 @@ def test_a_correction_that_takes_a_hand_back_takes_its_date_back() -> None:
     data = file_bytes(events)
     dated = read_dated(io.BytesIO(data))
     report, dates = dated.report, dated.hand_ends
-    assert len(report.state.hands) == 2
+    assert len(state_of(report).hands) == 2
     assert list(dates) == [ts_of(3), ts_of(6)]
-    sheet = score_json(report.state, report.head, dates)
+    sheet = score_json(state_of(report), report.head, dates)
     assert [h["date"] for h in sheet["hands"]] == [ts_of(3), ts_of(6)]
 
 
 def test_the_score_json_keys_stay_and_grow() -> None:
     dated = read_dated(SAMPLES / "standard-match.jsonl")
     report, dates = dated.report, dated.hand_ends
-    data = score_json(report.state, report.head, dates)
+    data = score_json(state_of(report), report.head, dates)
     assert list(data) == list(SCORE_JSON_KEYS)
     old = {"number", "dealer", "outcome", "out", "winner", "points", "net", "deadwood", "recorded", "totals", "void_reason"}
     for h in data["hands"]:
         assert old <= set(h) and {"date", "in_games", "game_totals"} <= set(h)
         assert h["date"] is not None and h["date"].startswith("2026-03-06T")
-    assert score_json(report.state, report.head)["hands"][0]["date"] is None  # dates not given
+    assert score_json(state_of(report), report.head)["hands"][0]["date"] is None  # dates not given
 
 
 # ---------------------------------------------------------------------------
@@ -131,7 +138,7 @@ def render(renderable: Any, width: int = 100) -> str:
 def sheet_text(path: Path, width: int = 100) -> str:
     dated = read_dated(path)
     report, dates = dated.report, dated.hand_ends
-    return render(score_sheet(report.state, score_json(report.state, report.head, dates), str(path), width), width)
+    return render(score_sheet(state_of(report), score_json(state_of(report), report.head, dates), str(path), width), width)
 
 
 def test_the_sheet_tells_a_hollywood_match() -> None:
@@ -139,8 +146,8 @@ def test_the_sheet_tells_a_hollywood_match() -> None:
     dated = read_dated(path)
     report, dates = dated.report, dated.hand_ends
     text = sheet_text(path, 120)
-    data = score_json(report.state, report.head, dates)
-    assert text.count(report.head) == 1
+    data = score_json(state_of(report), report.head, dates)
+    assert report.head is not None and text.count(report.head) == 1
     flat = " ".join(text.split())
     assert f"ginlog audit {path} --anchor HASH proves no line was cut off the end" in flat
     assert "every hand ended on 2026-03-10; times are UTC" in text
@@ -158,7 +165,7 @@ def test_the_sheet_shows_both_deadwoods_and_dates() -> None:
     text = sheet_text(SAMPLES / "standard-match.jsonl")
     dated = read_dated(SAMPLES / "standard-match.jsonl")
     report, dates = dated.report, dated.hand_ends
-    for h in score_json(report.state, report.head, dates)["hands"]:
+    for h in score_json(state_of(report), report.head, dates)["hands"]:
         if h["deadwood"]:
             assert f"{h['deadwood']['Ann']:>2} · {h['deadwood']['Bob']:>2}" in text
     assert "Deadwood" in text and "Ann · Bob" in text
@@ -176,7 +183,7 @@ def test_names_are_never_markup_and_always_visible() -> None:
     data = file_bytes(events)
     dated = read_dated(io.BytesIO(data))
     report, dates = dated.report, dated.hand_ends
-    text = render(score_sheet(report.state, score_json(report.state, report.head, dates)), 140)
+    text = render(score_sheet(state_of(report), score_json(state_of(report), report.head, dates)), 140)
     assert "[bold red]Zed" in text and "[/]Ann" in text and "[link=x]t" in text
     assert "\u202e" not in text and "\x1b" not in text and "t<U+202E>␛[2J" in text
 
@@ -191,7 +198,7 @@ def test_sparkline() -> None:
 
 def test_the_chart_shares_one_scale() -> None:
     report = read_match(SAMPLES / "standard-match.jsonl")
-    chart = totals_chart(report.state, score_json(report.state, None))
+    chart = totals_chart(state_of(report), score_json(state_of(report), None))
     assert chart is not None
     lines = chart.plain.splitlines()
     assert lines[0].startswith("Running totals") and len(lines) == 3

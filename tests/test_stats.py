@@ -15,7 +15,7 @@ import json
 import math
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -257,9 +257,11 @@ def test_elo_order_across_sorting_chunks(monkeypatch: pytest.MonkeyPatch) -> Non
     import random
 
     from ginlog.app.data import rating
+    from ginlog.game.seats import Seat
 
     rng = random.Random(4)
-    matches = [(f"2026-01-{rng.randrange(1, 29):02d}T00:00:00.000Z", f"P{rng.randrange(6)}", rng.randrange(2)) for _ in range(200)]
+    matches = [(f"2026-01-{rng.randrange(1, 29):02d}T00:00:00.000Z", f"P{rng.randrange(6)}", cast(Seat, rng.randrange(2)))
+               for _ in range(200)]
 
     def ratings(chunk: int) -> dict[str, float]:
         monkeypatch.setattr(rating, "CHUNK", chunk)

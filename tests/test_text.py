@@ -32,6 +32,8 @@ from ginlog.text import (
     split_words,
 )
 
+from budget import examples
+
 # --- the characters that do harm ------------------------------------------------------------
 
 INVISIBLE = [
@@ -169,7 +171,7 @@ def test_max_name_is_the_events_limit() -> None:
     assert events.MAX_NAME == MAX_NAME
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600, quick=200), deadline=None)
 @given(any_text)
 def test_clean_name_returns_a_clean_name_or_raises(text: str) -> None:
     try:
@@ -430,7 +432,7 @@ def test_shown_fast_path_returns_plain_text_itself() -> None:
     assert shown(text) is text
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000, quick=300), deadline=None)
 @given(any_text)
 def test_shown_emits_nothing_a_terminal_would_act_on(text: str) -> None:
     out = shown(text)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import attrs
 import pytest
 
@@ -27,19 +29,24 @@ class Frozen:
     pair: tuple[int, int] = (0, 0)
 
 
-def mirror_of(**fields: object) -> type:
-    return attrs.make_class("Working", fields, eq=False)  # type: ignore[arg-type]
+def mirror_of(**fields: Any) -> type:
+    return attrs.make_class("Working", fields, eq=False)
+
+
+def field(annotation: str, **kw: Any) -> Any:
+    """An attrs field annotated as a string, as ``from __future__ import annotations`` leaves it."""
+    return attrs.field(type=cast(type, annotation), **kw)
 
 
 def test_a_mirror_that_does_not_match_the_frozen_class_is_refused() -> None:
-    ok = {"n": attrs.field(type="int"), "pile": attrs.field(type="list[Card]"), "pair": attrs.field(type="list[int]", default=[0, 0])}
+    ok = {"n": field("int"), "pile": field("list[Card]"), "pair": field("list[int]", default=[0, 0])}
     assert "list(f.pile)" in working._mirror(mirror_of(**ok), Frozen)
     broken = {
         "a field left out": {k: v for k, v in ok.items() if k != "pair"},
         "another order": {"pile": ok["pile"], "n": ok["n"], "pair": ok["pair"]},
-        "a type with no copy": ok | {"pile": attrs.field(type="set[Card]")},
-        "another item type": ok | {"pair": attrs.field(type="list[str]", default=[0, 0])},
-        "another default": ok | {"pair": attrs.field(type="list[int]", default=[0, 1])},
+        "a type with no copy": ok | {"pile": field("set[Card]")},
+        "another item type": ok | {"pair": field("list[str]", default=[0, 0])},
+        "another default": ok | {"pair": field("list[int]", default=[0, 1])},
     }
     for what, fields in broken.items():
         with pytest.raises(TypeError):

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from typing import Any
 
 from ginlog import Meld, best_arrangement, best_defence, min_deadwood, parse_cards
 from ginlog.game.melds import check_arrangement
@@ -13,7 +14,7 @@ from ginlog.game.melds import check_arrangement
 DATA = Path(__file__).parent / "data" / "vectors"
 
 
-def _load(name: str) -> list[dict]:
+def _load(name: str) -> list[dict[str, Any]]:
     with open(DATA / name, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
@@ -27,7 +28,7 @@ def test_vector_files_are_complete() -> None:
 
 
 @pytest.mark.parametrize("case", DEADWOOD, ids=lambda c: " ".join(c["hand"]))
-def test_min_deadwood(case: dict) -> None:
+def test_min_deadwood(case: dict[str, Any]) -> None:
     hand = parse_cards(case["hand"])
     assert min_deadwood(hand) == case["min_deadwood"]
     arrangement = best_arrangement(hand)
@@ -40,7 +41,7 @@ def test_min_deadwood(case: dict) -> None:
 
 
 @pytest.mark.parametrize("case", LAYOFF, ids=lambda c: " ".join(c["defender_hand"]))
-def test_layoff(case: dict) -> None:
+def test_layoff(case: dict[str, Any]) -> None:
     melds = [Meld.of(m) for m in case["knocker_melds"]]
     hand = parse_cards(case["defender_hand"])
     assert min_deadwood(hand) == case["defender_deadwood_without_layoff"]

@@ -169,7 +169,7 @@ def test_a_window_bounds_the_readings_in_flight(tmp_path: Path) -> None:
                        window=5, walk=walk)
     next(results)
     assert len(walked) == 5
-    results.close()
+    getattr(results, "close")()  # a generator: stop it (the walk's folders are closed)
 
 
 @pytest.mark.parametrize("command", ["audit", "stats", "export", "site"])
@@ -189,7 +189,7 @@ def test_the_paths_are_walked_once_with_a_bar(club: Path, tmp_path: Path, comman
         listed.append(os.readlink(f"/proc/self/fd/{path}") if isinstance(path, int) else os.fspath(path))
         return scandir(path)
 
-    monkeypatch.setattr(paths_module.os, "scandir", counting)
+    monkeypatch.setattr(os, "scandir", counting)  # the os module the walk lists folders with
     monkeypatch.setattr(progress, "shows", lambda *a, **k: True)
     with contextlib.suppress(SystemExit, click.exceptions.Exit, typer.Exit):
         if command == "audit":

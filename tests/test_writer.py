@@ -12,12 +12,13 @@ import time
 from pathlib import Path
 
 import pytest
+from typing import Any
 
 from ginlog.errors import Conflict, GinlogError, MalformedLine, StoreError, TornTail
 from ginlog.log import files, writer
 from ginlog.log.files import Head, head
 from ginlog.log.format import MAX_LINE_BYTES, Line, digest, encode
-from ginlog.log.reader import read_lines
+from ginlog.log.reader import Source, read_lines
 from ginlog.log.writer import RepairReport, append, append_many, create, repair
 
 TS = "2026-11-29T19:56:25.123Z"
@@ -49,7 +50,7 @@ def write_raw(path: Path, raws: list[bytes]) -> None:
 
 
 
-def collect(source, **kw) -> tuple[list[Line], list[GinlogError]]:
+def collect(source: Source, **kw: Any) -> tuple[list[Line], list[GinlogError]]:
     errors: list[GinlogError] = []
     lines = list(read_lines(source, errors=errors, **kw))
     return lines, errors
@@ -269,8 +270,7 @@ def _writer(path: str, wid: int, count: int) -> None:
 def test_concurrent_appenders_never_interleave(tmp_path: Path) -> None:
     path = tmp_path / "m.jsonl"
     create(path, "start", 1, {})
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
-    ctx = multiprocessing.get_context(method)
+    ctx = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else multiprocessing.get_context("spawn")
     procs = [ctx.Process(target=_writer, args=(str(path), wid, 25)) for wid in range(4)]
     for p in procs:
         p.start()

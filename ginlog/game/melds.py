@@ -489,7 +489,7 @@ def is_big_gin(cards: str | Iterable[str | Card] | int) -> bool:
 # Checking what a player declares
 
 
-def check_arrangement(hand: Iterable[Card], melds: Sequence[str | Iterable[str | Card]]) -> Arrangement:
+def check_arrangement(hand: Iterable[Card], melds: Sequence[Meld | str | Iterable[str | Card]]) -> Arrangement:
     """Check a declared arrangement of ``hand``; the cards in no meld are the deadwood.
 
     Each meld must be valid, the melds disjoint, and every card from the hand.

@@ -13,6 +13,7 @@ import json
 import os
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,12 +59,17 @@ def _html_registered(ctx: Ctx) -> bool:
     return bool(hc._html)  # type: ignore[attr-defined]
 
 
+
+def _words(args: Sequence[str | bytes]) -> str:
+    """Command words for a note: a bytes argument (a hostile file name) shown with backslash escapes, not as b'...'."""
+    return " ".join(a if isinstance(a, str) else a.decode("utf-8", "backslashreplace") for a in args)
+
 # =============================================================================
 # crash: numbers with thousands of digits
 
 
 @st.composite
-def big_number(draw: Any) -> bytes:
+def big_number(draw: st.DrawFn) -> bytes:
     digits = draw(st.one_of(st.integers(1000, 4300), st.sampled_from([4299, 4300, 4301, 5000, 20000])))
     first = draw(st.sampled_from("123456789"))
     sign = draw(st.sampled_from(["", "", "-"]))
@@ -216,11 +222,11 @@ def memory(ctx: Ctx, n: int, seed: int) -> None:
         runs = ctx.run(*cmds, jobs=1 if long else 2)
         what = f"{count} lines {shape!r} ({size / 1e6:.1f} MB)"
         for r in runs:
-            ctx.tally.notes.append(f"{' '.join(a for a in r.cmd.args[:-1])} FILE, FILE = {what}: peak {r.rss_mb:.0f} MB, "
+            ctx.tally.notes.append(f"{_words(r.cmd.args[:-1])} FILE, FILE = {what}: peak {r.rss_mb:.0f} MB, "
                                    f"{r.seconds:.1f} s, exit {r.rc if r.rc is not None else r.why}")
-        probs = [f"{' '.join(r.cmd.args[:-1])}: peak {r.rss_mb:.0f} MB > {limit:.0f} MB ({r.seconds:.0f} s)"
+        probs = [f"{_words(r.cmd.args[:-1])}: peak {r.rss_mb:.0f} MB > {limit:.0f} MB ({r.seconds:.0f} s)"
                  for r in runs if r.rss_mb > limit]
-        probs += [f"{r.cmd.args[0]}: {p}" for r in runs for p in basic(r, (0, 1))]
+        probs += [f"{_words(r.cmd.args[:1])}: {p}" for r in runs for p in basic(r, (0, 1))]
         ctx.check("rss", probs, f"ginlog audit --json{' / validate / audit --quiet' if long else ''} FILE, FILE = {what}")
         data = runs[0].json()
         kept = [len(data["files"][0]["errors"])] if data else []
@@ -352,7 +358,9 @@ def _baseline_cmds(ctx: Ctx, tc: TermCase) -> list[Cmd]:
     if key in cache:
         return []
     cache[key] = None
-    plain = TermCase(("Qann", "Qbob"), *(_PLACES[k] for k in ("note", "reason", "void", "abandon", "title", "tool")), "x", tc.ending, tc.seed)
+    plain = TermCase(("Qann", "Qbob"), note=_PLACES["note"], reason=_PLACES["reason"], void=_PLACES["void"],
+                     abandon=_PLACES["abandon"], title=_PLACES["title"], tool=_PLACES["tool"], typed="x", ending=tc.ending,
+                     seed=tc.seed)
     f = write_file(ctx.dir("baseline") / "m.jsonl", chain(term_objs(plain, ctx)))
     return [Cmd([c, str(f)]) for c in _SHOWN_BY]
 
@@ -417,7 +425,7 @@ def terminal(ctx: Ctx, n: int, seed: int) -> None:
             probs = basic(r, (0, 1)) + raw_problems(r.both, colour=r.cmd.tty, progress=r.cmd.tty)
             ctx.check(key, probs, f"{r.cmd.shell()[:90]} on match files with {'; '.join(tc.brief(key) for tc in cases)}"[:900])
         probs = [f"{r.cmd.shell()[:40]}: {p}" for r in got[2:5] for p in basic(r, (0, 1)) + raw_problems(r.both, colour=r.cmd.tty)]
-        probs += [f"{r.cmd.args[0]} says exit {r.rc}: the lone surrogate is not refused" for r in got[2:4] if r.rc != 1]
+        probs += [f"{_words(r.cmd.args[:1])} says exit {r.rc}: the lone surrogate is not refused" for r in got[2:4] if r.rc != 1]
         ctx.check("surrogate", probs, f"ginlog validate / audit --json / replay (on a pty) on {sur_repro}")
         for (i, key), r in runs.items():
             tc = cases[i]
@@ -434,8 +442,8 @@ def terminal(ctx: Ctx, n: int, seed: int) -> None:
                 ctx.check(f"{cmd}-visible", _too_few(r, want) if r.rc == 0 else [f"exit {r.rc}"], repro)
             elif cmd == "record" and str(files[i]) in ok:
                 words = " ".join((_typed(tc.typed) or "x").split())
-                want = [*tc.names, *(c for c in dict.fromkeys(words) if shown(c) != c and not c.isspace())]
-                ctx.check("record-visible", missing_shown(r, want), f"{r.cmd.shell()[:160]} typing: note {words!r}")
+                wanted = [*tc.names, *(c for c in dict.fromkeys(words) if shown(c) != c and not c.isspace())]
+                ctx.check("record-visible", missing_shown(r, wanted), f"{r.cmd.shell()[:160]} typing: note {words!r}")
 
     hc.drive(ctx, st.tuples(term_cases, _SURROGATE), n, seed, body)
 

@@ -175,6 +175,7 @@ def history(ctx: Ctx, n: int, seed: int) -> None:
                     probs.append("the match file was rewritten")
                 else:
                     tl = fold([event_from_line(json.loads(before.splitlines()[0]))])  # the match as it began
+                    added: list[object]
                     try:
                         added = [event_from_line(json.loads(x)) for x in after[len(before) :].splitlines()]
                     except (ValueError, GinlogError):
@@ -262,7 +263,8 @@ def _old_file(ctx: Ctx, d: Path, kind: str, case: Any) -> tuple[Path, bool]:
 
 REMATCH_KINDS = ("hostile", "start-only", "torn", "tampered", "junk", "empty", "huge", "fifo", "folder", "symlink", "missing", "exists", "usage")
 #: The issue's own: markup and escape names, a title of OSC 8 and a bidi override, a title at the length limit.
-REMATCH_FIXED = [("[/]", "[red]x[/red]"), "\x1b]8;;http://evil.example/\x1b\\t\x1b]8;;\x1b\\\u202e [link=x]y[/link]", "t" * 1995]
+REMATCH_FIXED: tuple[tuple[str, str], str, str] = (
+    ("[/]", "[red]x[/red]"), "\x1b]8;;http://evil.example/\x1b\\t\x1b]8;;\x1b\\\u202e [link=x]y[/link]", "t" * 1995)
 
 
 @campaign_of("rematch")
@@ -311,7 +313,7 @@ def rematch(ctx: Ctx, n: int, seed: int) -> None:
                 if kind == "exists" and old.read_bytes() != before:
                     probs.append("OLD was overwritten")
                 if kind != "usage":
-                    probs += _one_line(r, old, new) if not cmd.tty else []
+                    probs += _one_line(r, str(old), str(new)) if not cmd.tty else []
             ctx.check("outcome", probs, repro)
 
     hc.drive(ctx, st.tuples(term_cases, st.integers(0, 99), st.booleans()), n, seed, body)
@@ -348,7 +350,8 @@ def pad(ctx: Ctx, n: int, seed: int) -> None:
     def body(case: tuple[tuple[str, str], list[tuple[str, str]]]) -> None:
         names, wanted = case
         try:
-            players = check_players([cli_safe(x) for x in names])
+            first, second = check_players([cli_safe(x) for x in names])
+            players = (first, second)
         except GinlogError:
             players = ("Ann", "Bob")
         fixed = ctx.once("pad")
@@ -398,7 +401,7 @@ def pad(ctx: Ctx, n: int, seed: int) -> None:
                 if r.rc != 1:
                     probs.append(f"exit {r.rc}, not 1")
                 if cmd.args[0] == "play":
-                    probs += _one_line(r, m)
+                    probs += _one_line(r, str(m))
                     if not LINE.match(r.err.decode("utf-8", "replace").strip()):
                         probs.append(f"no [rule] in {r.err[-120:]!r}")
                 ctx.check("refused", probs, repro)
@@ -424,7 +427,7 @@ def pad(ctx: Ctx, n: int, seed: int) -> None:
             ctx.check("score-json", probs, repro + "; ginlog score --json m.jsonl")
 
     point_text = st.one_of(st.integers(1, most).map(str), st.integers(most + 1, 10**40).map(str), st.sampled_from(POINTS_FIXED),
-                           st.text(st.characters(exclude_categories=("Cs",)), max_size=6), st.integers(0, 99).map(lambda k: f"{k}\u0663"))
+                           st.text(st.characters(exclude_categories=["Cs"]), max_size=6), st.integers(0, 99).map(lambda k: f"{k}\u0663"))
     who = st.one_of(st.sampled_from(["first", "first", "unknown"]), hi.name_text())
     strat = st.tuples(st.tuples(hi.name_text(), hi.name_text()), st.lists(st.tuples(who, point_text), min_size=1, max_size=3))
     hc.drive(ctx, strat, n, seed, body)
@@ -472,15 +475,16 @@ def output(ctx: Ctx, n: int, seed: int) -> None:
                 write_file(club / "a.jsonl", m.read_bytes())
                 write_file(d / "rec.txt", record)
                 outside = write_file(ctx.dir("outside") / "keep.txt", b"keep me\n")
-                o: str | bytes = {"name": name, "long": "x" * 300 + ".out", "bytes": b"caf\xe9\xff.out", "dash": "-x.out", "match": "m.jsonl",
+                outputs: dict[str, str | bytes] = {"name": name, "long": "x" * 300 + ".out", "bytes": b"caf\xe9\xff.out", "dash": "-x.out", "match": "m.jsonl",
                                   "symlink": "link.out", "folder": "dir", "fifo": "fifo", "missing": "no/such/x.out", "unwritable": "ro/x.out",
-                                  "stdout": "-", "taken": "taken"}[kind]
+                                  "stdout": "-", "taken": "taken"}
+                o = outputs[kind]
                 if kind == "symlink":
-                    os.symlink(outside, d / o)
+                    os.symlink(outside, d / os.fsdecode(o))
                 elif kind == "folder":
-                    (d / o).mkdir()
+                    (d / os.fsdecode(o)).mkdir()
                 elif kind == "fifo":
-                    os.mkfifo(d / o)
+                    os.mkfifo(d / os.fsdecode(o))
                 elif kind == "unwritable":
                     (d / "ro").mkdir()
                     (d / "ro").chmod(0o555)

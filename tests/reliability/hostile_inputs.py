@@ -97,7 +97,7 @@ def free_text(max_len: int = 2000) -> st.SearchStrategy[str]:
     piece = st.one_of(
         st.sampled_from(TERMINAL_PIECES),
         st.sampled_from(PLAIN_PIECES),
-        st.text(st.characters(exclude_categories=("Cs",)), min_size=1, max_size=6),
+        st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=6),
         st.integers(50, 700).map(lambda n: "long " * (n // 5)),
     )
     return st.lists(piece, min_size=1, max_size=7).map("".join).map(lambda s: s[:max_len]).filter(lambda s: s.strip() != "")

@@ -9,7 +9,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 from hypothesis import strategies as st
@@ -18,7 +18,7 @@ import hostile_campaign as hc
 import hostile_inputs as hi
 from hostile_campaign import Cmd, Ctx, Run, basic, campaign_of, raw_problems
 from hostile_inputs import chain, cli_safe, objs_of
-from hostile_checks import _lines, _objs, _pad_events, record_file, write_file, term_cases, term_objs
+from hostile_checks import _lines, _words, _objs, _pad_events, record_file, write_file, term_cases, term_objs
 import reliability_campaigns as rc
 
 from ginlog.app.record.entry import entry_for
@@ -329,7 +329,7 @@ def warnings(ctx: Ctx, n: int, seed: int) -> None:
             e = HandResultOnly(how="gin", out=loser, defender_deadwood=60)
             tl = apply(tl, e)
             again.append(e)
-        if tl.state.players[tl.state.winner] == loser:
+        if tl.state.winner is not None and tl.state.players[tl.state.winner] == loser:
             expect["reopened"] = (write_file(d / "reopened.jsonl", rc.match_bytes(again, ctx.work)), len(pad) + 1)
         full = list(simulate_match(preset("standard"), seed=s, max_hands=3))
         objs = objs_of(full, ctx.work)
@@ -341,7 +341,7 @@ def warnings(ctx: Ctx, n: int, seed: int) -> None:
         # played under the unusual rules themselves (a big void_stock_size voids a hand early, a big bonus
         # ends the match early): legal, so the warning is all there is to see
         value = 100 if knob == "knock_limit" and pick % 2 else lo + pick % (hi - lo)
-        unusual = attrs.evolve(preset("standard"), **{knob: value})
+        unusual = attrs.evolve(preset("standard"), **cast(dict[str, Any], {knob: value}))
         objs = objs_of(list(simulate_match(unusual, seed=s, max_hands=2)), ctx.work)
         expect["unusual-rules"] = (write_file(d / "rules.jsonl", chain(objs)), 1)
         clean = write_file(d / "clean.jsonl", rc.match_bytes(full, ctx.work))
@@ -483,10 +483,10 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
             probs = basic(r, (1, 2)) + raw_problems(r.err, colour=False)
             if len(r.err_lines()) != 1:
                 probs.append(f"{len(r.err_lines())} lines on stderr: {r.err[:120]!r}")
-            ctx.check("path-one-line", probs, f"ginlog {r.cmd.args[0]} {str(bad)[-40:]!r} (no such file)")
+            ctx.check("path-one-line", probs, f"ginlog {_words(r.cmd.args[:1])} {str(bad)[-40:]!r} (no such file)")
         ro.chmod(0o755)
 
-    text_line = st.text(st.characters(exclude_categories=("Cs",), exclude_characters="\n"), max_size=30)
+    text_line = st.text(st.characters(exclude_categories=["Cs"], exclude_characters="\n"), max_size=30)
     name_bytes = st.one_of(st.binary(min_size=1, max_size=6).filter(lambda b: b"/" not in b and b"\x00" not in b and b not in (b".", b"..")),
                            st.sampled_from([b"caf\xe9", b"caf\xc3\xa9", b"\xff\xfe", b"x\x80y"]))
     strat = st.tuples(st.lists(text_line, min_size=1, max_size=4), st.sampled_from([".jsonl", ".txt", ""]), st.integers(0, 10**6),

@@ -88,6 +88,12 @@ PLAYERS = ("Ann", "Bob")
 # Shared helpers
 
 
+
+def _seq(line: format.Line) -> int:
+    """The event number of a line the reader passed (it checked that the line has one)."""
+    assert line.seq is not None, line
+    return line.seq
+
 def item(event: Event) -> tuple[str, int, dict[str, Any]]:
     """One ``append_many`` item for an event."""
     return event_item(event)
@@ -336,7 +342,7 @@ def _check_after_kill(res: CrashResult, path: str, buf: bytes, status: int, labe
     intent = max(intent, start_seq)
     errors: list[GinlogError] = []
     lines = list(reader.read_lines(path, errors=errors))
-    n = lines[-1].seq if lines else 0
+    n = _seq(lines[-1]) if lines else 0
     res.appends_confirmed += max(0, done - start_seq)
     damaged = [e for e in errors if not isinstance(e, TornTail)]
     if damaged:
@@ -374,7 +380,7 @@ def _check_after_kill(res: CrashResult, path: str, buf: bytes, status: int, labe
             res.failures.append(f"{label}: repair cut {size_before - os.path.getsize(path)} bytes, the tail was {len(tail)}")
         errors2: list[GinlogError] = []
         lines2 = list(reader.read_lines(path, errors=errors2))
-        if errors2 or (lines2[-1].seq if lines2 else 0) != n:
+        if errors2 or (_seq(lines2[-1]) if lines2 else 0) != n:
             res.failures.append(f"{label}: after repair: {[str(e) for e in errors2[:3]]}, {len(lines2)} lines (expected {n})")
     elif done < n < intent:
         res.cut_batches += 1  # whole lines of a batch that never returned: a prefix, still a valid match
@@ -538,7 +544,7 @@ def race_rounds(path: str, nprocs: int, rounds: int) -> RaceResult:
             barrier.wait()
             try:
                 line = writer.append(path, *item(Note(text=f"w{i} r{rnd}")), expect=seen)
-                won.append(line.seq)
+                won.append(_seq(line))
             except Conflict as exc:
                 lost.append([seen, exc.detail.seq if isinstance(exc.detail, files.Head) else -1])
             except GinlogError as exc:
@@ -979,7 +985,7 @@ def fuzz_bases(workdir: str | os.PathLike[str]) -> list[bytes]:
         events = simulate_match(preset(name), seed=seed, mode=mode, max_hands=1)  # type: ignore[arg-type]
         events = events[:5] + [Note(text="a note", player="Ann"), events[5], Correction(undoes=6)] + events[5:]
         out.append(match_bytes(events, workdir))
-    pad = [
+    pad: list[Event] = [
         MatchStarted(players=("Ann", "Bob"), rules=preset("classic"), title="pad"),
         FirstDealer(dealer="Ann", how="cut", cuts={"Ann": DECK[0], "Bob": DECK[20]}),
         HandResultOnly(how="knock", out="Bob", knocker_deadwood=4, defender_deadwood=30, points=26, winner="Bob"),
@@ -1246,7 +1252,7 @@ def make_match(rules: Rules, mode: str, seed: int, max_hands: int | None) -> Mat
     events = simulate_match(rules, seed=seed, mode="table" if mode == "table" else "full", max_hands=max_hands)
     if mode == "hands":  # both hands known, the stock order not recorded
         events = [attrs.evolve(e, stock=None) if isinstance(e, HandDealt) else e for e in events]
-    tls = [start(events[0])]  # type: ignore[arg-type]
+    tls = [start(events[0])]
     for k, ev in enumerate(events[1:], start=2):
         tls.append(apply(tls[-1], ev, k))
     return Match(events, rules, mode, tls)
@@ -1263,7 +1269,7 @@ def _positions(m: Match) -> Iterator[tuple[int, Timeline, Event | None]]:
 def _held(tl: Timeline, player: str) -> list[Card]:
     h = tl.state.hand
     assert h is not None
-    return mask_cards(h.known[tl.state.seat(player)])
+    return list(mask_cards(h.known[tl.state.seat(player)]))
 
 
 def _name(tl: Timeline, seat: int) -> str:
@@ -1493,17 +1499,17 @@ def _c_duplicate_card(m: Match, rng: random.Random) -> Iterator[Cand]:
             cards = list(nxt.cards)
             cards[-1] = cards[0]
             yield k, attrs.evolve(nxt, cards=tuple(cards), melds=None, layoffs=None), f"{phase}: a card listed twice"
-    for k, tl, nxt in _positions(m):
-        if isinstance(nxt, HandDealt) and nxt.hands is not None:
+    for k, tl, dealt in _positions(m):
+        if isinstance(dealt, HandDealt) and dealt.hands is not None:
             a, b = tl.state.players
-            hands = dict(nxt.hands)
+            hands = dict(dealt.hands)
             hb = list(hands[b])
             hb[rng.randrange(10)] = rng.choice(hands[a])
             if len(set(hb)) == 10:
-                yield k, attrs.evolve(nxt, hands={a: hands[a], b: tuple(hb)}), "a card dealt to both players"
+                yield k, attrs.evolve(dealt, hands={a: hands[a], b: tuple(hb)}), "a card dealt to both players"
             ha = list(hands[a])
-            ha[rng.randrange(10)] = nxt.upcard
-            yield k, attrs.evolve(nxt, hands={a: tuple(ha), b: hands[b]}), "the upcard dealt to a player"
+            ha[rng.randrange(10)] = dealt.upcard
+            yield k, attrs.evolve(dealt, hands={a: tuple(ha), b: hands[b]}), "the upcard dealt to a player"
 
 
 def _c_dealer(m: Match, rng: random.Random) -> Iterator[Cand]:
@@ -1700,7 +1706,7 @@ def check_illegal(case: IllegalCase, path: str) -> list[str]:
     try:
         ev = event_from_fields(event_type(case.illegal), json.loads(json.dumps(event_fields(case.illegal))))
         if case.tl is None:
-            start(ev)  # type: ignore[arg-type]
+            start(ev)
         else:
             apply(case.tl, ev, seq)
         direct = None

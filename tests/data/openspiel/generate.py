@@ -53,6 +53,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 import pyspiel
 
@@ -85,7 +86,7 @@ def card_text(card: int) -> str:
     return RANKS[card % 13] + SUITS[card // 13]
 
 
-def phase_name(state) -> str:
+def phase_name(state: Any) -> str:
     # e.g. Phase.FIRST_UPCARD -> "FIRST_UPCARD"
     return str(state.current_phase()).split(".")[-1]
 
@@ -93,7 +94,7 @@ def phase_name(state) -> str:
 class Player:
     """A seeded, biased policy driven entirely by the engine (via clones)."""
 
-    def __init__(self, policy: str, rng: random.Random):
+    def __init__(self, policy: str, rng: random.Random) -> None:
         self.policy = policy
         self.rng = rng
         # Turn (own decisions in the Draw phase) after which the upcard
@@ -103,19 +104,19 @@ class Player:
 
     # -- helpers -----------------------------------------------------------
     @staticmethod
-    def _after(state, action):
+    def _after(state: Any, action: int) -> Any:
         child = state.clone()
         child.apply_action(action)
         return child
 
-    def _deadwood_after(self, state, action, p):
+    def _deadwood_after(self, state: Any, action: int, p: int) -> Any:
         return self._after(state, action).deadwood()[p]
 
-    def _cycling(self, p):
+    def _cycling(self, p: int) -> bool:
         return (self.policy in ("upcard_cycle", "upcard_loop")
                 and self.turns[p] >= self.switch_turn)
 
-    def _may_knock(self, state, p, wall=False):
+    def _may_knock(self, state: Any, p: int, wall: bool = False) -> bool:
         pol = self.policy
         if pol in ("never_knock", "upcard_cycle", "upcard_loop"):
             return False
@@ -127,7 +128,7 @@ class Player:
         return True
 
     # -- decisions ---------------------------------------------------------
-    def act(self, state):
+    def act(self, state: Any) -> Any:
         p = state.current_player()
         legal = state.legal_actions()
         ph = phase_name(state)
@@ -171,14 +172,15 @@ class Player:
             return self._best_line(state, p)[1]
         raise RuntimeError(f"unexpected phase {ph}")
 
-    def _best_discard(self, state, p, cards):
+    def _best_discard(self, state: Any, p: int, cards: list[int]) -> int:
         scored = [(self._deadwood_after(state, c, p), self.rng.random(), c)
                   for c in cards]
         if self.rng.random() < 0.08:  # a little noise
             return self.rng.choice(cards)
         return min(scored)[2]
 
-    def _best_line(self, state, p, memo=None, target=None):
+    def _best_line(self, state: Any, p: int, memo: dict[Any, Any] | None = None,
+                   target: int | None = None) -> Any:
         """Exhaustive search over the current player's knock/lay-off/meld
         actions; returns (score, first action) where score is the final
         deadwood of p (or, with target, (|deadwood - target|, deadwood)).
@@ -192,17 +194,18 @@ class Player:
                state.finished_layoffs(), tuple(sorted(state.layoffs())))
         if key in memo:
             return memo[key]
-        best = None
+        best: tuple[Any, int, int] | None = None
         for a in state.legal_actions():
             val = self._best_line(self._after(state, a), p, memo, target)[0]
             cand = (val, 1 if a == PASS else 0, a)
             if best is None or cand < best:
                 best = cand
+        assert best is not None, "a player to move has a legal action"
         memo[key] = (best[0], best[2])
         return memo[key]
 
 
-def play_hand(game, seed: int, policy: str):
+def play_hand(game: Any, seed: int, policy: str) -> tuple[Any, list[tuple[str, int, int]]]:
     """Play one hand; returns (terminal state, list of (phase, player, action))."""
     rng = random.Random(seed)
     player = Player(policy, rng)
@@ -222,7 +225,7 @@ def play_hand(game, seed: int, policy: str):
     return state, trace
 
 
-def expected_returns(state, game_params):
+def expected_returns(state: Any, game_params: dict[str, Any]) -> list[int]:
     """Re-derive the returns with the documented formula (sanity check of
     FORMAT.md against the engine)."""
     knocked, dw = state.knocked(), state.deadwood()
@@ -238,7 +241,7 @@ def expected_returns(state, game_params):
     return r
 
 
-def tags_for(state, trace, game_params):
+def tags_for(state: Any, trace: list[tuple[str, int, int]], game_params: dict[str, Any]) -> list[str]:
     tags = []
     knocked = state.knocked()
     last_phase, _, last_action = trace[-1]
@@ -287,7 +290,7 @@ QUOTA_TAGS = ["knock", "gin", "undercut", "tie", "layoff", "wall_knock",
 
 
 def generate(out_dir: Path, per_config: int, quota: int, base_seed: int,
-             max_tries: int):
+             max_tries: int) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest = {}
     weighted = [name for name, w in POLICIES for _ in range(w)]
@@ -331,7 +334,7 @@ def generate(out_dir: Path, per_config: int, quota: int, base_seed: int,
         f.write("\n")
 
 
-def write_melds(path: Path):
+def write_melds(path: Path) -> None:
     """Dump the meld action table straight from the engine's ActionToString."""
     state = pyspiel.load_game("gin_rummy").new_initial_state()
     rows = []
@@ -346,7 +349,7 @@ def write_melds(path: Path):
     path.write_text("[\n" + ",\n".join(json.dumps(r) for r in rows) + "\n]\n")
 
 
-def play_uniform(game, seed: int):
+def play_uniform(game: Any, seed: int) -> tuple[Any, list[tuple[str, int, int]]]:
     """One hand, every action (chance too) uniform among the legal ones; (terminal state, trace)."""
     rng = random.Random(seed)
     state = game.new_initial_state()
@@ -363,7 +366,7 @@ def play_uniform(game, seed: int):
     return state, trace
 
 
-def first_upcard_bounce(trace) -> bool:
+def first_upcard_bounce(trace: list[tuple[str, int, int]]) -> bool:
     """The very first upcard taken (FirstUpcard phase) and discarded straight back, then taken
     (Draw phase) and discarded straight back by the other player: the repeated-move void, its
     first bounce the first upcard's (ApplyFirstUpcardAction sets prev_upcard_)."""
@@ -379,7 +382,7 @@ def first_upcard_bounce(trace) -> bool:
 FIRST_BOUNCE_CONFIGS = {"default": 8, "oklahoma": 2, "bonus20u10": 2}
 
 
-def generate_first_bounce(out_dir: Path, base_seed: int, max_tries: int):
+def generate_first_bounce(out_dir: Path, base_seed: int, max_tries: int) -> None:
     """``firstbounce-NNN.txt``: uniform-random hands (issue 13: 0.33% of them) that end in the
     repeated-move void through a bounce of the very first upcard; added to returns.json."""
     manifest = json.loads((out_dir / "returns.json").read_text())
@@ -415,7 +418,7 @@ def generate_first_bounce(out_dir: Path, base_seed: int, max_tries: int):
         f.write("\n")
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out_dir", type=Path)
     ap.add_argument("--per-config", type=int, default=72)

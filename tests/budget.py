@@ -1,0 +1,15 @@
+"""How many examples a property test draws: fewer in the default run (its CPU budget), all with ``--run-slow``.
+
+``@settings(max_examples=examples(400, quick=100))``: the default run draws
+``quick`` examples (derandomized, so the same ones every run), ``--run-slow``
+the whole ``400``. ``tests/conftest.py`` sets :data:`FULL` before the test
+modules are imported (``pytest_configure``), so the decorators see it.
+"""
+
+from __future__ import annotations
+
+FULL = False
+
+
+def examples(full: int, *, quick: int) -> int:
+    return full if FULL else quick
