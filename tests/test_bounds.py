@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from forked import can_fork, run_forked
+
 from ginlog.errors import EventError, GinlogError, RulesError
 from ginlog.game.rules import KNOB_HELP, KNOB_RANGES, Rules, preset, rules_from_dict, rules_to_dict, with_knobs
 from ginlog.log import format
@@ -69,6 +71,9 @@ def ginlog(*args: object) -> subprocess.CompletedProcess[str]:
     if not GINLOG.exists():
         pytest.skip(f"no console script at {GINLOG}")
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "COLUMNS")}
+    if can_fork(env):  # the same main(), without the interpreter's start (tests/forked.py)
+        p = run_forked([str(GINLOG), *map(str, args)], input=None, env=env, cwd=None, timeout=120)
+        return subprocess.CompletedProcess(p.args, p.returncode, p.stdout.decode(), p.stderr.decode())
     return subprocess.run([sys.executable, str(GINLOG), *map(str, args)], capture_output=True, text=True,
                           env=env, timeout=120)
 

@@ -22,6 +22,8 @@ from typing import Any
 
 import attrs
 import pytest
+
+from forked import can_fork, run_forked
 from typer.testing import CliRunner
 
 from ginlog import __version__
@@ -82,10 +84,13 @@ def exe(*args: object, input: str | bytes | None = None, env: dict[str, str] | N
         base.pop(k, None)
     base.update(env or {})
     data = input.encode() if isinstance(input, str) else input
-    proc = subprocess.run(
-        [sys.executable, *python_flags, str(GINLOG), *map(str, args)],
-        input=data, capture_output=True, env=base, cwd=cwd, timeout=120,
-    )
+    if not python_flags and can_fork(base):  # the same main(), without the interpreter's start (tests/forked.py)
+        proc = run_forked([str(GINLOG), *map(str, args)], input=data, env=base, cwd=cwd, timeout=120)
+    else:
+        proc = subprocess.run(
+            [sys.executable, *python_flags, str(GINLOG), *map(str, args)],
+            input=data, capture_output=True, env=base, cwd=cwd, timeout=120,
+        )
     out = subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
     assert "Traceback" not in out.stdout + out.stderr, out.stderr
     # Never a terminal here, so never an escape sequence (colour only on a terminal).

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from forked import can_fork, run_forked
+
 from ginlog.app.record.entry import parse_entry
 from ginlog.game.rules import preset
 from ginlog.log import events as E
@@ -93,8 +95,11 @@ def raw_controls(text: str, *, terminal: bool) -> list[str]:
 
 def on_a_pipe(*args: str) -> tuple[int, str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE")}
-    p = subprocess.run([sys.executable, str(GINLOG), *args], capture_output=True, env=env, timeout=120,
-                       stdin=subprocess.DEVNULL)
+    if can_fork(env):  # the same main(), without the interpreter's start (tests/forked.py)
+        p = run_forked([str(GINLOG), *args], input=b"", env=env, cwd=None, timeout=120)
+    else:
+        p = subprocess.run([sys.executable, str(GINLOG), *args], capture_output=True, env=env, timeout=120,
+                           stdin=subprocess.DEVNULL)
     return p.returncode, p.stdout.decode("utf-8"), p.stderr.decode("utf-8")
 
 

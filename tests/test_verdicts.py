@@ -23,6 +23,8 @@ import click
 import typer
 import pytest
 
+from forked import can_fork, run_forked
+
 from ginlog.app.check import paths as paths_module
 from ginlog.app.check.verdicts import Failed, LocalPool, Sequential, Verdict, verdict_of, verdicts
 
@@ -34,6 +36,9 @@ BAD_LINES = 20_000
 def ginlog(*args: Any) -> subprocess.CompletedProcess[str]:
     """The CLI as a user runs it: ``python -m ginlog.app.cli ARGS``."""
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200"}
+    if can_fork(env):  # the same main(), without the interpreter's start (tests/forked.py)
+        p = run_forked(["ginlog", *map(str, args)], input=b"", env=env, cwd=None, timeout=300)
+        return subprocess.CompletedProcess(p.args, p.returncode, p.stdout.decode(), p.stderr.decode())
     return subprocess.run([sys.executable, "-m", "ginlog.app.cli", *map(str, args)], capture_output=True, text=True,
                           env=env, timeout=300)
 
