@@ -20,17 +20,10 @@ import pytest
 from ginlog.app.pages.site import MANIFEST
 from ginlog.app.shell.outputs import Replacement, sweep, write_whole
 
-from test_cli import HAND, exe
+from test_cli import exe
+from test_outputs import played  # noqa: F401 - the fixture: a match file with the README's hand
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
-
-
-@pytest.fixture
-def played(tmp_path: Path) -> Path:
-    m = tmp_path / "m.jsonl"
-    assert exe("new", m, "--player", "Ann", "--player", "Bob").returncode == 0
-    assert exe("play", m, *HAND).returncode == 0
-    return m
 
 
 def leftovers(folder: Path) -> list[str]:

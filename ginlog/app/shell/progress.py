@@ -36,22 +36,15 @@ T = TypeVar("T")
 
 def shows(console: Console | None = None, *, stdout_busy: bool = False) -> bool:
     """Whether a bar would be drawn: standard error a terminal that can draw it (and standard output not, if busy)."""
-    if not _isatty(sys.stderr) or (stdout_busy and _isatty(sys.stdout)):
+    from ginlog.app.shell.terminal import isatty
+
+    if not isatty(sys.stderr) or (stdout_busy and isatty(sys.stdout)):
         return False
     if console is None:
         from ginlog.app.shell.terminal import Terminal
 
         console = Terminal().console(err=True)
     return console.is_terminal and not console.is_dumb_terminal
-
-
-def _isatty(stream: object) -> bool:
-    stream = getattr(stream, "rich_proxied_file", stream)  # under a live display, rich's proxy of the stream
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty()) if isatty is not None else False
-    except ValueError:  # closed
-        return False
 
 
 @contextlib.contextmanager

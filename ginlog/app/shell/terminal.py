@@ -57,7 +57,7 @@ from ginlog.text import visible
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console, RenderableType
 
-__all__ = ["Terminal", "visible_lines", "VisibleStream", "encodable"]
+__all__ = ["Terminal", "visible_lines", "VisibleStream", "encodable", "isatty"]
 
 
 def visible_lines(text: str) -> str:
@@ -93,7 +93,8 @@ def _write(stream: TextIO, text: str) -> None:
     stream.write(encodable(stream, text))
 
 
-def _isatty(stream: object) -> bool:
+def isatty(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (through rich's proxy under a live display; a closed stream is not)."""
     stream = getattr(stream, "rich_proxied_file", stream)  # under a live display, rich's proxy of the stream
     isatty = getattr(stream, "isatty", None)
     try:
@@ -130,7 +131,7 @@ class VisibleStream:
         self.stream.flush()
 
     def isatty(self) -> bool:
-        return _isatty(self.stream)
+        return isatty(self.stream)
 
 
 @attrs.frozen
@@ -217,13 +218,13 @@ class Terminal:
         (:func:`ginlog.text.json_escaped`), so on a terminal nothing in it changes.
         """
         stream = self.stdout
-        _write(stream, visible_lines(text) if _isatty(stream) else text)
+        _write(stream, visible_lines(text) if isatty(stream) else text)
 
     def data_stream(self) -> TextIO:
         """Standard output for a writer that streams machine output: the stream itself, or, on a
         terminal, a :class:`VisibleStream` over it."""
         stream = self.stdout
-        if _isatty(stream):
+        if isatty(stream):
             return VisibleStream(stream)  # type: ignore[return-value]  # what writers call of a TextIO
         return stream
 
@@ -231,7 +232,7 @@ class Terminal:
 
     def is_terminal(self, *, err: bool = False) -> bool:
         """Whether standard output (or error) is a terminal (through a progress bar's proxy too)."""
-        return _isatty(self._stream(err))
+        return isatty(self._stream(err))
 
     def colour(self, *, err: bool = False) -> bool:
         """Whether colour is drawn there: rich's answer (a terminal, no ``NO_COLOR``, not ``TERM=dumb``)."""
