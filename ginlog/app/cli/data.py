@@ -158,6 +158,7 @@ def stats(
     paths: Annotated[list[str], typer.Argument(help="Files, folders (searched for *.jsonl) or globs.")],
     json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (shape in the README).")] = False,
     csv_: Annotated[bool, typer.Option("--csv", help="One row per player.")] = False,
+    raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
 ) -> int:
     """Standings and per-player figures over many matches, with each file's verdict.
 
@@ -171,6 +172,7 @@ def stats(
     import tempfile
 
     from ginlog.app.check.verdicts import Failed
+    from ginlog.app.data.formats import spreadsheet_safe
     from ginlog.app.data.stats import PLAYER_KEYS, MatchSummary, Standings, summary_of
 
     if json_ and csv_:
@@ -194,7 +196,8 @@ def stats(
         elif csv_:
             writer = csv.writer(terminal.data_stream(), lineterminator="\n")
             writer.writerow(PLAYER_KEYS)
-            writer.writerows([("" if p[k] is None else p[k]) for k in PLAYER_KEYS] for p in standings.players())
+            cell = (lambda v: v) if raw else spreadsheet_safe  # a name that would start a formula, guarded
+            writer.writerows([cell("" if p[k] is None else p[k]) for k in PLAYER_KEYS] for p in standings.players())
         else:
             _text_stats(standings)
     sys.stdout.flush()
@@ -208,8 +211,13 @@ def export(
     paths: Annotated[list[str], typer.Argument(help="Files, folders (searched for *.jsonl) or globs.")],
     format: Annotated[str, typer.Option("--format", "-f", help=formats_help() + "; parquet needs ginlog[data].")] = "csv",
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write (standard output without).")] = None,
+    raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
 ) -> int:
     """One row per hand, for pandas, DuckDB or a spreadsheet.
+
+    In CSV a text cell that would start a spreadsheet formula (``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return first) gets a leading ``'``;
+    ``--raw`` writes the text exactly (JSON lines and Parquet always do).
 
     CSV and JSON lines go to standard output without ``-o``; Parquet needs
     ``-o`` and pyarrow (``pip install 'ginlog[data]'``).
@@ -226,7 +234,7 @@ def export(
     if output is not None and (why := refusal(output, paths)):
         return _usage(why)
     try:  # to standard output through the sink: exact to a pipe, made visible on a terminal
-        out = open_writer(format, output, stream=Terminal().data_stream())
+        out = open_writer(format, output, stream=Terminal().data_stream(), raw=raw)
     except (MissingExtra, ValueError) as exc:
         return _usage(str(exc))
     except OSError as exc:

@@ -140,12 +140,12 @@ class Export:
             self._output.abandon()
 
 
-def open_writer(format: str, output: str | None, stream: IO[str] | None = None) -> Export:
+def open_writer(format: str, output: str | None, stream: IO[str] | None = None, *, raw: bool = False) -> Export:
     """A writer of ``format`` (a name in :data:`~ginlog.app.data.formats.FORMATS`) to ``output``.
 
     None or ``-``: ``stream`` (standard output by default: the command gives the sink's,
     ``Terminal().data_stream()``, exact to a pipe and made visible on a terminal); a format that is
-    ``to_file_only`` (Parquet) needs a file.
+    ``to_file_only`` (Parquet) needs a file. ``raw``: text cells exactly as recorded (CSV's formula guard off).
     Raises :class:`MissingExtra` for a format whose optional dependency is missing, :class:`ValueError`
     for an unknown format or a file-only one to standard output.
     """
@@ -171,4 +171,4 @@ def open_writer(format: str, output: str | None, stream: IO[str] | None = None) 
     else:
         target = Replacement(output)
         stream = io.TextIOWrapper(target.file, encoding="utf-8", newline="")
-    return Export(cls(stream), target, stream if target is not None else None)
+    return Export(cls(stream, raw=raw), target, stream if target is not None else None)

@@ -30,7 +30,7 @@ from typing import IO, Any, ClassVar, Final, TypeVar
 from ginlog.text import json_escaped
 
 __all__ = [
-    "COLUMNS", "INT_COLUMNS", "ROW_GROUP", "Row", "RowWriter", "TextRows", "FileRows", "export_format", "FORMATS",
+    "COLUMNS", "FORMULA_STARTS", "spreadsheet_safe", "INT_COLUMNS", "ROW_GROUP", "Row", "RowWriter", "TextRows", "FileRows", "export_format", "FORMATS",
     "formats_help", "MissingExtra", "CsvWriter", "JsonlWriter", "ParquetWriter",
 ]
 
@@ -72,12 +72,17 @@ class RowWriter(abc.ABC):
 
 
 class TextRows(RowWriter):
-    """A text format: written to a text stream (standard output, or the ``-o`` file opened as UTF-8)."""
+    """A text format: written to a text stream (standard output, or the ``-o`` file opened as UTF-8).
+
+    ``raw``: the text exactly as recorded, without a format's guard for the tools that read it (CSV's
+    formula guard: :func:`spreadsheet_safe`); a format without a guard ignores it.
+    """
 
     to_file_only = False
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], *, raw: bool = False) -> None:
         self._stream = stream
+        self.raw = raw
 
 
 class FileRows(RowWriter):
@@ -141,17 +146,40 @@ class MissingExtra(Exception):
     """An optional dependency is not installed; the message says how to get it."""
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP's list for CSV injection).
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A text cell that a spreadsheet would run as a formula, with a leading ``'``; anything else as it is.
+
+    Names, titles, notes and reasons come from people: ``=HYPERLINK(...)`` as a player's name must not run in
+    the club's spreadsheet. Numbers stay numbers (a negative total is not text), and the guard is CSV's only
+    change to the text (``--raw`` drops it; JSON lines and Parquet keep the text exactly).
+
+    >>> [spreadsheet_safe(v) for v in ("=1+1", "+44 20", "-x", "@SUM(A1)", "\tx", "Ann", -5, None)]
+    ["'=1+1", "'+44 20", "'-x", "'@SUM(A1)", "'\\tx", 'Ann', -5, None]
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 @export_format("csv")
 class CsvWriter(TextRows):
-    """Rows as CSV (the standard library's dialect, a header first; None as an empty field)."""
+    """Rows as CSV (the standard library's dialect, a header first; None as an empty field; a text cell that
+    would start a formula with a leading ``'``, unless ``raw``)."""
 
-    def __init__(self, stream: IO[str]) -> None:
-        super().__init__(stream)
+    def __init__(self, stream: IO[str], *, raw: bool = False) -> None:
+        super().__init__(stream, raw=raw)
         self._csv = csv.writer(stream, lineterminator="\n")
         self._csv.writerow(COLUMNS)
 
     def write(self, rows: Iterable[Row]) -> None:
-        self._csv.writerows(rows)
+        if self.raw:
+            self._csv.writerows(rows)
+        else:
+            self._csv.writerows([spreadsheet_safe(v) for v in row] for row in rows)
 
     def close(self) -> None:
         self._stream.flush()
