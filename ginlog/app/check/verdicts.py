@@ -35,7 +35,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -45,7 +45,7 @@ from ginlog.match.visitors import MatchReport
 
 __all__ = [
     "Verdict", "Failed", "verdict_of", "Pending", "Executor", "Sequential", "LocalPool", "executor_for", "verdicts",
-    "STDIN",
+    "STDIN", "MAX_JOBS", "capped_jobs",
 ]
 
 #: What a file read from standard input is called.
@@ -273,6 +273,25 @@ class LocalPool:
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: The most worker processes a command starts: a few times the CPUs (more only wait, and a huge ``--jobs``
+#: would be a fork bomb).
+MAX_JOBS: Final = 4 * (os.cpu_count() or 1)
+
+
+def capped_jobs(jobs: int) -> tuple[int, str | None]:
+    """``jobs`` within :data:`MAX_JOBS`, and the line that says so when it was cut.
+
+    >>> capped_jobs(1)
+    (1, None)
+    >>> n, said = capped_jobs(10**6)
+    >>> n == MAX_JOBS and said.startswith("ginlog: --jobs 1000000 is more than")
+    True
+    """
+    if jobs <= MAX_JOBS:
+        return jobs, None
+    return MAX_JOBS, f"ginlog: --jobs {jobs} is more than {MAX_JOBS} (4 a CPU): using {MAX_JOBS}"
 
 
 def executor_for(jobs: int) -> Executor:

@@ -93,6 +93,11 @@ def audit(
             usage("--anchor checks one file; give exactly one")
     summary = Summary()
     terminal = Terminal()
+    from ginlog.app.check.verdicts import capped_jobs
+
+    jobs, cut = capped_jobs(jobs)
+    if cut is not None:
+        terminal.err(cut)
     verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors)
     total = None  # the paths are walked once, as they are audited: the bar counts, with no total
     if json_:
