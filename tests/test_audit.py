@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from forked import can_fork, run_forked
+
 from ginlog.errors import GinlogError
 from ginlog.game.rules import preset, with_knobs
 from ginlog.log import events as E
@@ -41,10 +43,14 @@ def cli(*args: object, input: bytes | None = None, timeout: float = 60, cwd: Pat
     """``ginlog ARGS`` in a child process; a hang fails the test after ``timeout`` seconds."""
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "CLICOLOR_FORCE", "COLUMNS")}
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "ginlog.app.cli", *map(str, args)],
-            input=input if input is not None else b"", capture_output=True, timeout=timeout, env=env, cwd=cwd,
-        )
+        if can_fork(env):  # the same main(), without the interpreter's start (tests/forked.py)
+            proc = run_forked(["ginlog", *map(str, args)], input=input if input is not None else b"", env=env,
+                              cwd=cwd, timeout=timeout)
+        else:
+            proc = subprocess.run(
+                [sys.executable, "-m", "ginlog.app.cli", *map(str, args)],
+                input=input if input is not None else b"", capture_output=True, timeout=timeout, env=env, cwd=cwd,
+            )
     except subprocess.TimeoutExpired:
         pytest.fail(f"ginlog {' '.join(map(str, args))} hung (no answer in {timeout} s)")
     out = subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode())
