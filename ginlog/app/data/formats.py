@@ -157,8 +157,10 @@ def spreadsheet_safe(value: object) -> object:
     the club's spreadsheet. Numbers stay numbers (a negative total is not text), and the guard is CSV's only
     change to the text (``--raw`` drops it; JSON lines and Parquet keep the text exactly).
 
-    >>> [spreadsheet_safe(v) for v in ("=1+1", "+44 20", "-x", "@SUM(A1)", "\tx", "Ann", -5, None)]
-    ["'=1+1", "'+44 20", "'-x", "'@SUM(A1)", "'\\tx", 'Ann', -5, None]
+    >>> [spreadsheet_safe(v) for v in ("=1+1", "+44 20", "-x", "@SUM(A1)", "Ann", -5, None)]
+    ["'=1+1", "'+44 20", "'-x", "'@SUM(A1)", 'Ann', -5, None]
+    >>> spreadsheet_safe(chr(9) + "x") == "'" + chr(9) + "x"
+    True
     """
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return "'" + value
