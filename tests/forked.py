@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 
-__all__ = ["can_fork", "run_forked"]
+__all__ = ["can_fork", "run_forked", "spawn_forked", "Forked"]
 
 _START_ONLY = ("PYTHON", "LC_", "LANG")
 
@@ -36,63 +36,110 @@ def can_fork(env: Mapping[str, str]) -> bool:
     return True
 
 
+class Forked:
+    """A forked ``ginlog`` run, as much of :class:`subprocess.Popen` as the tests use (``poll``, ``wait``,
+    ``kill``, ``returncode``, ``pid``)."""
+
+    def __init__(self, pid: int, argv: Sequence[str]) -> None:
+        self.pid, self.args = pid, list(argv)
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            done, raw = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                self.returncode = os.waitstatus_to_exitcode(raw)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(self.args, timeout or 0)
+            time.sleep(0.002)
+        assert self.returncode is not None
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, signal.SIGKILL)
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+
+def spawn_forked(argv: Sequence[str], *, stdin: int, stdout: int, stderr: int, env: Mapping[str, str],
+                 cwd: str | os.PathLike[str] | None, close: Sequence[int] = ()) -> Forked:
+    """Start ``ginlog ARGV`` in a forked child whose standard streams are these descriptors (a pipe, a file, a
+    pseudo-terminal's end); ``close``: descriptors the child must not keep (the parent's ends)."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            for target, fd in enumerate((stdin, stdout, stderr)):
+                if fd != target:
+                    os.dup2(fd, target)
+            for fd in {stdin, stdout, stderr, *close} - {0, 1, 2}:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            code = _child(argv, env, cwd)
+        finally:
+            os._exit(code)
+    return Forked(pid, argv)
+
+
+def _child(argv: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[str] | None) -> int:  # pragma: no cover
+    """In the child, with its descriptors 0 to 2 in place: be ``ginlog ARGV``; its exit status."""
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if cwd is not None:
+        os.chdir(cwd)
+    os.environ.clear()
+    os.environ.update(env)
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        tty = os.isatty(fd)
+        stream = io.TextIOWrapper(io.FileIO(fd, "r" if fd == 0 else "w", closefd=False), encoding="utf-8",
+                                  errors="backslashreplace" if fd == 2 else "strict", line_buffering=tty or fd == 2)
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)  # what a fresh interpreter's would be too
+    sys.argv = list(argv)
+    code = 1
+    try:
+        from ginlog.app.cli import main
+
+        main()
+        code = 0
+    except SystemExit as exc:
+        if exc.code is None:
+            code = 0
+        elif isinstance(exc.code, int):
+            code = exc.code
+        else:
+            sys.stderr.write(f"{exc.code}\n")
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+    for out in (sys.stdout, sys.stderr):
+        try:
+            out.flush()
+        except BaseException:
+            pass
+    return code
+
+
 def run_forked(argv: Sequence[str], *, input: bytes | None, env: Mapping[str, str], cwd: str | os.PathLike[str] | None,
                timeout: float) -> subprocess.CompletedProcess[bytes]:
     """Run ``ginlog ARGV`` (``argv[0]`` is the script) in a forked child; its status and captured bytes."""
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        code = 1
-        try:
-            os.dup2(in_r, 0)
-            os.dup2(out_w, 1)
-            os.dup2(err_w, 2)
-            for fd in (in_r, in_w, out_r, out_w, err_r, err_w):
-                os.close(fd)
-            for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGALRM):
-                signal.signal(sig, signal.SIG_DFL)
-            signal.signal(signal.SIGINT, signal.default_int_handler)
-            if cwd is not None:
-                os.chdir(cwd)
-            os.environ.clear()
-            os.environ.update(env)
-            streams = (
-                io.TextIOWrapper(io.FileIO(0, "r", closefd=False), encoding="utf-8"),
-                io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8"),
-                io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8", errors="backslashreplace",
-                                 line_buffering=True),
-            )
-            for name, stream in zip(("stdin", "stdout", "stderr"), streams):
-                setattr(sys, name, stream)
-                setattr(sys, f"__{name}__", stream)  # what a fresh interpreter's would be too
-            sys.argv = list(argv)
-            try:
-                from ginlog.app.cli import main
-
-                main()
-                code = 0
-            except SystemExit as exc:
-                if exc.code is None:
-                    code = 0
-                elif isinstance(exc.code, int):
-                    code = exc.code
-                else:
-                    sys.stderr.write(f"{exc.code}\n")
-                    code = 1
-            except BaseException:
-                import traceback
-
-                traceback.print_exc()
-                code = 1
-            for out in (sys.stdout, sys.stderr):
-                try:
-                    out.flush()
-                except BaseException:
-                    pass
-        finally:
-            os._exit(code)
+    child = spawn_forked(argv, stdin=in_r, stdout=out_w, stderr=err_w, env=env, cwd=cwd, close=(in_w, out_r, err_r))
+    pid = child.pid
     for fd in (in_r, out_w, err_w):
         os.close(fd)
     chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}
@@ -116,21 +163,14 @@ def run_forked(argv: Sequence[str], *, input: bytes | None, env: Mapping[str, st
                threading.Thread(target=feed)]
     for w in workers:
         w.start()
-    deadline = time.monotonic() + timeout
-    status = None
-    while status is None:
-        done, raw = os.waitpid(pid, os.WNOHANG)
-        if done:
-            status = raw
-        elif time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            raise subprocess.TimeoutExpired(list(argv), timeout)
-        else:
-            time.sleep(0.002)
+    try:
+        code = child.wait(timeout)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        raise
     for w in workers:
         w.join()
     os.close(out_r)
     os.close(err_r)
-    return subprocess.CompletedProcess(list(argv), os.waitstatus_to_exitcode(status), b"".join(chunks[out_r]),
-                                       b"".join(chunks[err_r]))
+    return subprocess.CompletedProcess(list(argv), code, b"".join(chunks[out_r]), b"".join(chunks[err_r]))

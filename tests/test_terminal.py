@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from forked import Forked, can_fork, spawn_forked
+
 from ginlog.app.record.entry import parse_entry
 from ginlog.errors import GinlogError, MalformedLine
 from ginlog.game.rules import preset
@@ -88,17 +90,30 @@ def on_a_terminal(*args: object, stdin: bytes | None = None, interactive: bool =
     attrs = termios.tcgetattr(slave)
     attrs[3] &= ~termios.ECHO  # what we type is not the program's output
     termios.tcsetattr(slave, termios.TCSANOW, attrs)
-    proc = subprocess.Popen(
-        [sys.executable, str(GINLOG), *map(str, args)], stdin=slave if interactive else subprocess.PIPE,
-        stdout=slave, stderr=slave, env=env,
-    )
-    os.close(slave)
-    if interactive:
-        os.write(master, stdin or b"")
+    proc: subprocess.Popen[bytes] | Forked
+    if not stdin and can_fork(env):  # the same main(), without the interpreter's start (tests/forked.py)
+        feed_r, feed_w = os.pipe()
+        proc = spawn_forked([str(GINLOG), *map(str, args)], stdin=slave if interactive else feed_r, stdout=slave,
+                            stderr=slave, env=env, cwd=None, close=(master, feed_w))
+        os.close(feed_r)
+        os.close(slave)
+        if interactive:
+            os.write(master, stdin or b"")
+        else:
+            os.write(feed_w, stdin or b"")  # small: the pipe holds it
+        os.close(feed_w)
     else:
-        assert proc.stdin is not None
-        proc.stdin.write(stdin or b"")
-        proc.stdin.close()
+        proc = subprocess.Popen(
+            [sys.executable, str(GINLOG), *map(str, args)], stdin=slave if interactive else subprocess.PIPE,
+            stdout=slave, stderr=slave, env=env,
+        )
+        os.close(slave)
+        if interactive:
+            os.write(master, stdin or b"")
+        else:
+            assert proc.stdin is not None
+            proc.stdin.write(stdin or b"")
+            proc.stdin.close()
     out = b""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
