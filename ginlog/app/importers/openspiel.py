@@ -138,7 +138,7 @@ def _parse_game(line: str, name: str) -> dict[str, Any]:
         for item in m.group(1).split(","):
             key, sep, value = item.partition("=")
             if not sep or key not in PARAMS:
-                raise _error(name, f"unknown gin_rummy parameter {key!r}", rule="parameter")
+                raise _error(name, f"unknown gin_rummy parameter {key[:40]!r}", rule="parameter")
             kind = PARAMS[key][0]
             if kind is bool:
                 if value not in ("True", "False", "true", "false"):
@@ -146,7 +146,9 @@ def _parse_game(line: str, name: str) -> dict[str, Any]:
                 params[key] = value in ("True", "true")
             else:
                 if not re.fullmatch(r"-?\d+", value):
-                    raise _error(name, f"{key} must be a whole number, not {value!r}", rule="parameter")
+                    raise _error(name, f"{key} must be a whole number, not {value[:20]!r}", rule="parameter")
+                if len(value.lstrip("-")) > 9:  # no supported value is near this; int() of 4,300+ digits raises
+                    raise _error(name, f"{key}={value[:12]}... ({len(value):,} digits) is out of range", rule="parameter")
                 params[key] = int(value)
     for key, fixed in _FIXED.items():
         if params[key] != fixed:

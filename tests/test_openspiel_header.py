@@ -1,0 +1,30 @@
+"""Any OpenSpiel header is one line and exit 1, never a traceback (issue 20, item 7: a 5,000-digit parameter
+ended the import in a ``ValueError`` from ``int()``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from test_cli import exe
+
+RECORDS = Path(__file__).resolve().parent / "data" / "openspiel" / "records"
+
+
+@pytest.mark.parametrize("header", [
+    "gin_rummy(gin_bonus=" + "9" * 5000 + ")",
+    "gin_rummy(gin_bonus=-" + "1" * 5000 + ")",
+    "gin_rummy(" + "k" * 5000 + "=1)",
+    "gin_rummy(knock_card=0000000000010)",
+])
+def test_a_hostile_header_is_one_line(tmp_path: Path, header: str) -> None:
+    record = sorted(RECORDS.glob("*.txt"))[0].read_text(encoding="utf-8").splitlines()
+    game = record.index("[Game]")
+    record[game + 1] = header
+    src = tmp_path / "r.txt"
+    src.write_text("\n".join(record) + "\n", encoding="utf-8")
+    run = exe("import", "openspiel", src, "-o", tmp_path / "out")
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and "[parameter]" in lines[0] and len(lines[0]) < 300, lines
