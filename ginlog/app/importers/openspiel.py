@@ -147,7 +147,7 @@ def _parse_game(line: str, name: str) -> dict[str, Any]:
             else:
                 if not re.fullmatch(r"-?\d+", value):
                     raise _error(name, f"{key} must be a whole number, not {value[:20]!r}", rule="parameter")
-                if len(value.lstrip("-")) > 9:  # no supported value is near this; int() of 4,300+ digits raises
+                if len(value.lstrip("-").lstrip("0")) > 9:  # no supported value is near this; int() of 4,300+ digits raises
                     raise _error(name, f"{key}={value[:12]}... ({len(value):,} digits) is out of range", rule="parameter")
                 params[key] = int(value)
     for key, fixed in _FIXED.items():
