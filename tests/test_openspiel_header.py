@@ -12,6 +12,18 @@ from test_cli import exe
 RECORDS = Path(__file__).resolve().parent / "data" / "openspiel" / "records"
 
 
+def imported_with(tmp_path: Path, header: str | None = None, *, zeros: int = 0) -> tuple[int, list[str]]:
+    """Import the first fixture with its [Game] line replaced (or its gin_bonus given leading zeros)."""
+    record = sorted(RECORDS.glob("*.txt"))[0].read_text(encoding="utf-8").splitlines()
+    game = record.index("[Game]")
+    record[game + 1] = header if header is not None else record[game + 1].replace("gin_bonus=", "gin_bonus=" + "0" * zeros)
+    src = tmp_path / "r.txt"
+    src.write_text("\n".join(record) + "\n", encoding="utf-8")
+    run = exe("import", "openspiel", src, "-o", tmp_path / "out")
+    assert "Traceback" not in run.stderr, run.stderr
+    return run.returncode, run.stderr.splitlines()
+
+
 @pytest.mark.parametrize("header", [
     "gin_rummy(gin_bonus=" + "9" * 5000 + ")",
     "gin_rummy(gin_bonus=-" + "1" * 5000 + ")",
@@ -19,12 +31,10 @@ RECORDS = Path(__file__).resolve().parent / "data" / "openspiel" / "records"
     "gin_rummy(knock_card=" + "0" * 5000 + "99999999999)",
 ])
 def test_a_hostile_header_is_one_line(tmp_path: Path, header: str) -> None:
-    record = sorted(RECORDS.glob("*.txt"))[0].read_text(encoding="utf-8").splitlines()
-    game = record.index("[Game]")
-    record[game + 1] = header
-    src = tmp_path / "r.txt"
-    src.write_text("\n".join(record) + "\n", encoding="utf-8")
-    run = exe("import", "openspiel", src, "-o", tmp_path / "out")
-    assert run.returncode == 1 and "Traceback" not in run.stderr
-    lines = run.stderr.splitlines()
-    assert len(lines) == 1 and "[parameter]" in lines[0] and len(lines[0]) < 300, lines
+    code, lines = imported_with(tmp_path, header)
+    assert code == 1 and len(lines) == 1 and "[parameter]" in lines[0] and len(lines[0]) < 300, lines
+
+
+def test_leading_zeros_are_not_digits_of_the_value(tmp_path: Path) -> None:
+    code, lines = imported_with(tmp_path, zeros=5000)
+    assert code == 0, lines

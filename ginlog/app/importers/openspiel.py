@@ -147,9 +147,10 @@ def _parse_game(line: str, name: str) -> dict[str, Any]:
             else:
                 if not re.fullmatch(r"-?\d+", value):
                     raise _error(name, f"{key} must be a whole number, not {value[:20]!r}", rule="parameter")
-                if len(value.lstrip("-").lstrip("0")) > 9:  # no supported value is near this; int() of 4,300+ digits raises
+                digits = value.lstrip("-").lstrip("0") or "0"
+                if len(digits) > 9:  # no supported value is near this; int() of 4,300+ digits raises
                     raise _error(name, f"{key}={value[:12]}... ({len(value):,} digits) is out of range", rule="parameter")
-                params[key] = int(value)
+                params[key] = -int(digits) if value.startswith("-") else int(digits)
     for key, fixed in _FIXED.items():
         if params[key] != fixed:
             raise _error(name, f"{key}={params[key]} is not supported (only the standard deck and 10-card hands)", rule="parameter")
