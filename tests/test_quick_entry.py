@@ -219,7 +219,7 @@ def test_points_entry_reads_names_as_every_entry_does() -> None:
     [
         ("Ann +99999999999", "result", "1 to 118 points"),
         ("Ann +0", "result", "1 to 118 points"),
-        ("Ann +" + "9" * 5000, "entry", "whole number"),
+        ("Ann +" + "9" * 5000, "entry", "no entry is longer than"),  # past the longest legal entry: refused unread
         ("Ann +x", "entry", "whole number"),
         ("Ann +-3", "entry", "whole number"),
         ("Mary Ann +31", "entry", "names one player"),

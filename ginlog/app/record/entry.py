@@ -54,6 +54,7 @@ import re
 from typing import Final, assert_never
 
 from ginlog.app.record import language
+from ginlog.log.event_types import MAX_TEXT
 from ginlog.game.cards import Card, parse_card, parse_cards
 from ginlog.errors import GinlogError
 from ginlog.log.events import (
@@ -172,6 +173,12 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
     ...
     ginlog.app.record.entry.EntryError: 'dealer NAME' names one player; quote a name with a space: dealer 'Mary Ann' [entry]
     """
+    if len(text) > language.MAX_ENTRY:
+        raise EntryError(
+            f"an entry of {len(text):,} characters: no entry is longer than {language.MAX_ENTRY:,}"
+            f" (a note or a reason holds at most {MAX_TEXT:,})",
+            rule="entry",
+        )
     m = _FIRST_WORD.match(text.strip())
     if m is None:
         raise EntryError("an empty entry", rule="entry")

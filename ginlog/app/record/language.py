@@ -22,7 +22,9 @@ from __future__ import annotations
 import typing
 from typing import Final
 
-__all__ = ["Entry", "TABLE", "WORDS", "FREE_TEXT", "ENDS_TURN", "DRAWS", "RESULT_HOWS", "help_text"]
+from ginlog.log.event_types import MAX_NAME, MAX_TEXT
+
+__all__ = ["Entry", "TABLE", "WORDS", "FREE_TEXT", "MAX_ENTRY", "ENDS_TURN", "DRAWS", "RESULT_HOWS", "help_text"]
 
 
 class Entry(typing.NamedTuple):
@@ -80,6 +82,10 @@ WORDS: Final[dict[str, str]] = {
 }
 #: Entries whose text after the word is kept as typed: a note, a reason.
 FREE_TEXT: Final = frozenset(e.word for e in TABLE if e.free_text)
+#: The longest entry that can be legal: the longest spelling, a player's name (a note may say whose), and a
+#: note or a reason as long as the reader takes one (with room for quotes and spacing). A longer one (a paste
+#: gone wrong) is refused before it is parsed.
+MAX_ENTRY: Final = max(len(s) for e in TABLE for s in (e.word, *e.aliases)) + MAX_NAME + MAX_TEXT + 16
 #: The words that end a turn: after a draw word they make the entry a whole turn.
 ENDS_TURN: Final = frozenset(e.word for e in TABLE if e.ends_turn)
 #: The draw words, which a turn's end may follow on one line.
