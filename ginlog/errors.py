@@ -53,12 +53,12 @@ def place(path: str | None, line: int | None, seq: int | None) -> str:
 
 def one_line(where: str, message: str, rule: str, tail: str = "") -> str:
     """``PLACE: message [rule]TAIL`` as one line a terminal shows and never obeys: white space runs become one
-    space, and a control or bidi character anywhere is made visible (:func:`ginlog.text.shown`).
+    space, and a control or bidi character anywhere is made visible (:func:`ginlog.text.visible`).
     """
-    from ginlog.text import shown  # ginlog.text imports this module
+    from ginlog.text import visible  # ginlog.text imports this module
 
     text = " ".join(f"{message} [{rule}]{tail}".split())  # never more than one line
-    return shown(f"{where}: {text}" if where else text)
+    return visible(f"{where}: {text}" if where else text)
 
 
 class GinlogError(Exception):
@@ -106,7 +106,7 @@ class GinlogError(Exception):
         """The single line the user sees: place, message, rule; never more than one line, and
         nothing a terminal would act on: the message's white space runs become one space, and
         a control or bidi character anywhere (a file name, a value quoted from a record) is
-        shown as ``␛`` or ``<U+202E>`` (:func:`ginlog.text.shown`), whoever prints the line.
+        shown as ``␛`` or ``<U+202E>`` (:func:`ginlog.text.visible`), whoever prints the line.
 
         >>> GinlogError("bad\\nnote \\x1b[2J", path="m\\u202e.jsonl").one_line()
         'm<U+202E>.jsonl: bad note ␛[2J [invalid]'

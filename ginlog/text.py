@@ -22,8 +22,7 @@ Record text is data: it must never be handed to anything that reads markup (rich
 record text as a person may see it. *JSON-escaped* (:func:`json_escaped`): JSON text
 with nothing a terminal acts on. *Shown* keeps only the game's meaning: a hand laid
 face up (``hand_shown``, ``Shown``). (A completion menu's label and a number cut for a
-message are named in their own modules.) The old names :func:`shown` and
-:func:`shown_json` stay as aliases until the branches that still use them are merged.
+message are named in their own modules.)
 
 >>> clean_name("  Zoe\\u0308 ")
 'Zoë'
@@ -58,8 +57,6 @@ __all__ = [
     "split_words",
     "visible",
     "json_escaped",
-    "shown",
-    "shown_json",
     "has_lone_surrogate",
     "describe",
     "check_kept_players",
@@ -193,10 +190,6 @@ def json_escaped(text: str) -> str:
             out.append(f"\\u{ord(ch):04x}")
     return "".join(out)
 
-
-#: The old names of :func:`visible` and :func:`json_escaped` ("shown" meant five things).
-shown = visible
-shown_json = json_escaped
 
 
 def has_lone_surrogate(text: str) -> bool:

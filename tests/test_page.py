@@ -17,7 +17,7 @@ from ginlog.app.cli.data import page as html_command
 from ginlog.app.pages.page import chart_svg, csp_hash, embed_json, match_page
 from ginlog.app.pages.page_data import Verdict, frame, match_data
 from ginlog.game.cards import cards_mask, mask_cards
-from ginlog.text import shown
+from ginlog.text import visible
 
 from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of
 
@@ -184,10 +184,10 @@ def test_hostile_text_stays_data(hostile: tuple[str, list[Any]]) -> None:
     assert [a.get("id") for t, a in p.tags if t == "b"] == ["step"]
     assert not [a for _, a in p.tags if any(k.startswith("on") for k in a)]
     # The text is all there, made visible where it holds controls.
-    assert data["match"]["players"] == list(HOSTILE_NAMES) and data["match"]["title"] == shown(HOSTILE_TITLE)
+    assert data["match"]["players"] == list(HOSTILE_NAMES) and data["match"]["title"] == visible(HOSTILE_TITLE)
     texts = [f["text"] for f in data["frames"]]
     for note in HOSTILE_NOTES:
-        assert "Note: " + shown(note) in texts
+        assert "Note: " + visible(note) in texts
     assert any(HOSTILE_REASON in t for t in texts)
     assert "\u241b[2J\u241b[31mred\u2407 and <U+202E>gnp.exe" in " ".join(texts)
     # What Python itself writes as markup is escaped.
@@ -198,7 +198,7 @@ def test_hostile_text_stays_data(hostile: tuple[str, list[Any]]) -> None:
 def html_escaped(text: str) -> str:
     import html as _html
 
-    return _html.escape(shown(text))
+    return _html.escape(visible(text))
 
 
 def test_html_command_writes_the_page(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ from ginlog.app.cli.data import page as html_command
 from ginlog.game.cards import cards_mask, mask_cards
 from ginlog.log.events import HandDealt
 from ginlog.match.reading import Step
-from ginlog.text import shown
+from ginlog.text import visible
 
 from browsing import watched
 from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of
@@ -65,7 +65,7 @@ def score_text(step: Step) -> str:
     st = step.state
     totals = st.totals()
     a, b = st.players
-    return f"{shown(a)} {totals[0]} \u00b7 {shown(b)} {totals[1]}"
+    return f"{visible(a)} {totals[0]} \u00b7 {visible(b)} {totals[1]}"
 
 
 def expected(step: Step, view: int | None = None) -> dict[str, Any]:
@@ -232,10 +232,10 @@ def test_hostile_record_stays_text(open_page: Any, tmp_path: Path) -> None:
     # The text is shown as typed (controls made visible), in the list, the title, the names.
     listed = page.text_content("#events")
     for note in HOSTILE_NOTES:
-        assert "Note: " + shown(note) in listed
+        assert "Note: " + visible(note) in listed
     assert HOSTILE_REASON in listed
-    assert page.text_content("#title") == shown(HOSTILE_TITLE)
-    assert page.title() == shown(HOSTILE_TITLE)
+    assert page.text_content("#title") == visible(HOSTILE_TITLE)
+    assert page.title() == visible(HOSTILE_TITLE)
     assert page.text_content("#seat-0 .who .name") == HOSTILE_NAMES[0]
     assert page.text_content("#players").startswith(f"{HOSTILE_NAMES[0]} v {HOSTILE_NAMES[1]}")
     assert page.text_content("svg#chart .legend") == HOSTILE_NAMES[0]

@@ -15,7 +15,7 @@ from ginlog.app.cli import data as cli_data
 from ginlog.app.pages.site import page_name
 from ginlog.app.views.match import score_json
 from ginlog.play.reducer import fold
-from ginlog.text import shown
+from ginlog.text import visible
 
 from data_matches import EPOCH, Generated, corpus, ts_at, write
 from page_matches import HOSTILE_NAMES, HOSTILE_TITLE, hostile_events
@@ -84,21 +84,21 @@ def test_index_lists_every_match(built: Any) -> None:
     assert code == 1  # invalid files among them
     t = parse(site / "index.html")
     rows = {r[-1]: r for r in t.tables["matches"][1:]}
-    assert set(rows) == {shown(str(g.path)) for g in made} | {str(p) for p in bad}
+    assert set(rows) == {visible(str(g.path)) for g in made} | {str(p) for p in bad}
     for g in made:
         state = fold(list(g.events)).state
         sheet = score_json(state, None)
-        date, _match, players, winner, score, hands, verdict, _file = rows[shown(str(g.path))]
+        date, _match, players, winner, score, hands, verdict, _file = rows[visible(str(g.path))]
         assert date == ts_at(g.start)[:10] + " " + ts_at(g.start)[11:16]
-        assert players == f"{shown(state.players[0])} v {shown(state.players[1])}"
-        assert winner == (shown(sheet["winner"]) if sheet["winner"] else "abandoned" if state.phase == "abandoned" else "unfinished")
-        assert score == " \u00b7 ".join(f"{shown(p)} {sheet['totals'][p]}" for p in state.players)
+        assert players == f"{visible(state.players[0])} v {visible(state.players[1])}"
+        assert winner == (visible(sheet["winner"]) if sheet["winner"] else "abandoned" if state.phase == "abandoned" else "unfinished")
+        assert score == " \u00b7 ".join(f"{visible(p)} {sheet['totals'][p]}" for p in state.players)
         assert hands == str(len(state.hands)) and verdict == "valid"
     for p in bad:
         assert rows[str(p)][6].startswith("invalid: ")
     # The standings: one row per player of the valid files, as stats computes them.
     standings = {r[0]: r for r in t.tables["standings"][1:]}
-    assert set(standings) == {"Ann", "Bob", "Cy", "Dee", *(shown(n) for n in HOSTILE_NAMES)}
+    assert set(standings) == {"Ann", "Bob", "Cy", "Dee", *(visible(n) for n in HOSTILE_NAMES)}
 
 
 def test_each_page_exists_and_is_self_contained(built: Any) -> None:
@@ -125,9 +125,9 @@ def test_hostile_text_is_text_in_the_index(built: Any) -> None:
     assert "script" not in t.tags and "img" not in t.tags and "svg" not in t.tags
     for raw in (*HOSTILE_NAMES, HOSTILE_TITLE, HOSTILE_FILE):
         assert raw not in text
-    assert html.escape(shown(HOSTILE_TITLE)) in text
+    assert html.escape(visible(HOSTILE_TITLE)) in text
     cells = [c for r in t.tables["matches"] for c in r]
-    assert shown(HOSTILE_TITLE) in cells and any(c.endswith(HOSTILE_FILE) for c in cells)
+    assert visible(HOSTILE_TITLE) in cells and any(c.endswith(HOSTILE_FILE) for c in cells)
 
 
 def test_not_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from ginlog.app.cli import data as cli_data
-from ginlog.text import shown
+from ginlog.text import visible
 
 from browsing import watched
 from data_matches import EPOCH, corpus, write
@@ -37,12 +37,12 @@ def test_index_in_a_browser(browser: Any, tmp_path: Path) -> None:
     assert not page.dialogs and not page.problems, (page.dialogs, page.problems)
     assert page.title() == "ginlog matches"
     text = page.text_content("#matches")
-    assert shown(HOSTILE_TITLE) in text and HOSTILE_FILE in text
-    assert all(shown(n) in page.text_content("#standings") for n in HOSTILE_NAMES)
+    assert visible(HOSTILE_TITLE) in text and HOSTILE_FILE in text
+    assert all(visible(n) in page.text_content("#standings") for n in HOSTILE_NAMES)
     # A link opens that match's replay page, which gets ready and runs nothing of the record's.
-    page.click(f"#matches a:text-is('{shown(HOSTILE_TITLE)}')")
+    page.click(f"#matches a:text-is('{visible(HOSTILE_TITLE)}')")
     page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
-    assert page.title() == shown(HOSTILE_TITLE)
+    assert page.title() == visible(HOSTILE_TITLE)
     assert page.evaluate("() => window.__pwned") is None
     assert not page.dialogs and not page.problems, (page.dialogs, page.problems)
     page.close()

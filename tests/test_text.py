@@ -27,7 +27,7 @@ from ginlog.text import (
     match_player,
     name_key,
     names_clash,
-    shown,
+    visible,
     skeleton,
     split_words,
 )
@@ -64,7 +64,7 @@ def _in_ignorable(ch: str) -> bool:
 
 
 def _never_shown(ch: str) -> bool:
-    """What shown() may never emit: an independent restatement of its rule."""
+    """What visible() may never emit: an independent restatement of its rule."""
     return unicodedata.category(ch) in HIDDEN_CATEGORIES or _in_ignorable(ch)
 
 
@@ -196,7 +196,7 @@ def test_clean_name_of_visible_text_is_idempotent(text: str) -> None:
     except EventError:
         return
     assert clean_name(name) == name
-    assert shown(name) == name  # a clean name shows as itself
+    assert visible(name) == name  # a clean name shows as itself
 
 
 def test_a_clean_name_is_a_valid_event_name() -> None:
@@ -424,35 +424,35 @@ def test_match_player_shows_names_safely() -> None:
     ],
 )
 def test_shown(text: str, seen: str) -> None:
-    assert shown(text) == seen
+    assert visible(text) == seen
 
 
 def test_shown_fast_path_returns_plain_text_itself() -> None:
     text = "discard 7h, then knock"
-    assert shown(text) is text
+    assert visible(text) is text
 
 
 @settings(max_examples=examples(1000, quick=300), deadline=None)
 @given(any_text)
 def test_shown_emits_nothing_a_terminal_would_act_on(text: str) -> None:
-    out = shown(text)
+    out = visible(text)
     assert not any(_never_shown(c) for c in out)
     data = out.encode("utf-8")  # never raises: no lone surrogate left
     assert not any(b < 0x20 or b == 0x7F for b in data)  # no C0 (ESC, BEL, CR...) nor DEL
     assert not any("\x80" <= c <= "\x9f" for c in out)  # no C1 (U+009B CSI, U+009D OSC)
-    assert shown(out) == out
+    assert visible(out) == out
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E)))
 def test_shown_of_printable_ascii_is_identity(text: str) -> None:
-    assert shown(text) == text
+    assert visible(text) == text
 
 
 @given(st.text(st.characters(categories=("L", "M", "N", "P", "S", "Zs"))))
 def test_shown_keeps_visible_text(text: str) -> None:
     if not any(_in_ignorable(c) for c in text):
-        assert shown(text) == text
+        assert visible(text) == text
 
 
 def test_has_lone_surrogate() -> None:

@@ -19,7 +19,7 @@ The output checks: on a pipe no ESC at all; on a terminal only ``ESC [ digits;
 m`` (ginlog's colours; for ``audit`` also rich's progress bar), never BEL, a
 C1 control, a bidi, zero-width or other invisible character, nor bytes that
 are not UTF-8; and every hostile text a command shows must be there in its
-visible form (:func:`ginlog.text.shown`), as often as the same command shows
+visible form (:func:`ginlog.text.visible`), as often as the same command shows
 a plain placeholder in the same place.
 
 The classes, as issue 13 names them: crash, memory, terminal, hang, silent,
@@ -55,7 +55,8 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import seed as hseed
 from hypothesis import strategies as st
 
-from ginlog.text import describe, shown
+from ginlog.text import describe
+from ginlog.text import visible as shown
 
 sys.path.insert(0, str(Path(__file__).parent))
 import reliability_campaigns as rc  # noqa: E402
@@ -515,7 +516,7 @@ def squash(s: str) -> str:
 
 
 def missing_shown(run: Run, values: Iterable[str]) -> list[str]:
-    """The values whose visible form (:func:`ginlog.text.shown`) is not in the output (spaces ignored:
+    """The values whose visible form (:func:`ginlog.text.visible`) is not in the output (spaces ignored:
     rich wraps a long title)."""
     seen = squash(visible(run))
     return [f"{shown(v)[:60]!r} not shown" for v in values if squash(shown(v)) not in seen]

@@ -33,7 +33,7 @@ from ginlog.log.events import (
     Correction, FirstDealer, HandResultOnly, HandVoid, MatchAbandoned, MatchStarted, Note,
 )
 from ginlog.play.reducer import apply, fold
-from ginlog.text import shown
+from ginlog.text import visible as shown
 
 TRACEBACK = hc.TRACEBACK
 LINE = re.compile(r"^\S.*\[[a-z0-9-]+\]$")  # FILE[:LINE][: event N]: message [rule]

@@ -31,7 +31,8 @@ from ginlog.game.scoring import check_hand_points
 from ginlog.log.events import FirstDealer, event_from_line
 from ginlog.match.session import MatchSession
 from ginlog.play.reducer import apply, fold
-from ginlog.text import check_players, shown
+from ginlog.text import check_players
+from ginlog.text import visible as shown
 
 TMP = re.compile(r"\.tmp\d+$")
 

@@ -2,7 +2,7 @@
 
 Kept apart from the command line so the CLI only parses, calls, prints and
 exits. Nothing here is markup: record text (names, title, reasons, errors)
-goes into :class:`rich.text.Text`, shown first (:func:`ginlog.text.shown`).
+goes into :class:`rich.text.Text`, shown first (:func:`ginlog.text.visible`).
 
 >>> from ginlog.app.check.audit import FileAudit, summarize
 >>> from ginlog.app.check.verdicts import Verdict
@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ginlog.app.check.audit import FileAudit, error_line
-from ginlog.text import shown
+from ginlog.text import visible
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType
@@ -32,7 +32,7 @@ __all__ = ["audit_problems", "audit_report"]
 
 def _t(text: str) -> Text:
     """Record text for rich: shown (nothing a terminal acts on) and plain, never markup."""
-    return Text(shown(text))
+    return Text(visible(text))
 
 
 def audit_problems(results: Sequence[FileAudit]) -> list[Text]:

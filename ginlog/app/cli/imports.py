@@ -38,7 +38,7 @@ def run_import(imp: Importer, files: list[str], outdir: str) -> int:
     from ginlog.app.cli.common import EXIT_USAGE, fail, usage
     from ginlog.app.shell.outputs import folder_refusal
     from ginlog.errors import GinlogError
-    from ginlog.text import shown
+    from ginlog.text import visible
 
     if why := folder_refusal(outdir, "an import"):
         usage(why)

@@ -84,7 +84,7 @@ def replay(
         for s in walk(_source(match), steps, name=_name(match), upto=to):
             st = s.state
             if s.line >= from_:
-                text = describe(s.event, before, st)  # record text already shown (ginlog.text.shown)
+                text = describe(s.event, before, st)  # record text already made visible (ginlog.text.visible)
                 ended = before is not None and len(st.hands) > len(before.hands)
                 if json_:
                     summary = hand_summary(st.hands[-1], st.players) if ended else None

@@ -7,7 +7,7 @@ score sheet, verdict, every finished hand). The page itself
 (:mod:`ginlog.app.pages.page`) and its script see nothing but this data, so a change
 to the state's shape is adapted here and nowhere else.
 
-Every string that reaches the data passes through :func:`ginlog.text.shown`
+Every string that reaches the data passes through :func:`ginlog.text.visible`
 (:func:`visible`), so a control, bidi or invisible character from the record
 is seen as ``␛`` or ``<U+202E>`` in the page and never acts on it.
 
@@ -39,7 +39,7 @@ from ginlog.match.policy import POLICY
 from ginlog.match.reading import Step, walk
 from ginlog.match.visitors import Steps
 from ginlog.play.state import FinishedHand, MatchState
-from ginlog.text import shown
+from ginlog.text import visible as visible_text
 
 from ginlog.app.views.match import describe, hand_summary, score_json, winner_name
 
@@ -225,13 +225,13 @@ def match_data(steps: Sequence[Step], verdict: Verdict, title: str | None = None
 
 
 def visible(data: Any) -> Any:
-    """``data`` with every string in it (keys too) passed through :func:`ginlog.text.shown`.
+    """``data`` with every string in it (keys too) passed through :func:`ginlog.text.visible`.
 
     >>> visible({"Ann\\x1b": ["a\\u202eb", 3, None]})
     {'Ann␛': ['a<U+202E>b', 3, None]}
     """
     if isinstance(data, str):
-        return shown(data)
+        return visible_text(data)
     if isinstance(data, dict):
         return {visible(k): visible(v) for k, v in data.items()}
     if isinstance(data, (list, tuple)):

@@ -9,7 +9,7 @@ with an inline style allowed by its hash in a Content-Security-Policy that
 forbids everything else (no script at all).
 
 Record text is never markup: every string from a record passes through
-:func:`ginlog.text.shown` (control and invisible characters made visible)
+:func:`ginlog.text.visible` (control and invisible characters made visible)
 and :func:`html.escape`. A page's file name is made from the match file's
 path, never used as given: the stem with everything but ``A-Z a-z 0-9 _ -``
 replaced, cut to 40 characters, then 10 hex digits of the SHA-256 of the
@@ -46,7 +46,7 @@ import attrs
 
 from ginlog import __version__
 from ginlog.match.policy import POLICY
-from ginlog.text import shown
+from ginlog.text import visible
 
 from ginlog.match.dated import DatedSteps
 from ginlog.app.check.verdicts import Failed
@@ -77,7 +77,7 @@ def page_name(path: str, root: str) -> str:
 
 
 def _esc(text: str | None) -> str:
-    return "" if text is None else html.escape(shown(text))
+    return "" if text is None else html.escape(visible(text))
 
 
 def _date(ts: str | None) -> str:

@@ -38,7 +38,7 @@ from ginlog.errors import GinlogError
 from ginlog.game.cards import RANKS, SUITS, Card, mask_cards, parse_card
 from ginlog.log.events import FirstDealer
 from ginlog.play.state import ALL_CARDS, MatchState
-from ginlog.text import shown, split_words
+from ginlog.text import visible, split_words
 
 __all__ = ["Choice", "choices", "ENTRY_WORDS", "AFTER_WORDS", "RECORDER_WORDS", "ALIASES"]
 
@@ -132,7 +132,7 @@ def _names(state: MatchState, fragment: str) -> list[Choice]:
     for name in state.players:
         if name.casefold().startswith(bare):
             typed = (entry_for(FirstDealer(dealer=name, how="agreed")) or "")[len("dealer "):]
-            out.append(Choice(typed, len(fragment), shown(name)))
+            out.append(Choice(typed, len(fragment), visible(name)))
     return out
 
 

@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ginlog.text import shown
+from ginlog.text import visible
 
 if TYPE_CHECKING:  # pragma: no cover
     from prompt_toolkit.history import History
@@ -94,7 +94,7 @@ def _history(path: str | None) -> History:
                 super().append_string(string)
 
         def load_history_strings(self) -> Iterable[str]:
-            return [shown(line) for line in history_file.newest_first(self.path)]
+            return [visible(line) for line in history_file.newest_first(self.path)]
 
         def store_string(self, string: str) -> None:
             history_file.append(self.path, string)
@@ -105,7 +105,7 @@ def _history(path: str | None) -> History:
 
 
 def _shown_processor() -> Any:
-    """A prompt_toolkit input processor that shows the line being edited as :func:`ginlog.text.shown` does.
+    """A prompt_toolkit input processor that shows the line being edited as :func:`ginlog.text.visible` does.
 
     prompt_toolkit already draws C0 controls as ``^[``; this also covers what it
     would emit as itself (bidi overrides, C1 controls, zero-width characters), so a
@@ -117,12 +117,12 @@ def _shown_processor() -> Any:
     class Shown(Processor):
         def apply_transformation(self, ti: TransformationInput) -> Transformation:
             fragments = explode_text_fragments(ti.fragments)
-            if all(shown(text) == text for _style, text, *_ in fragments):
+            if all(visible(text) == text for _style, text, *_ in fragments):
                 return Transformation(ti.fragments)
             out: list[Any] = []
             starts = [0]
             for style, text, *_ in fragments:
-                seen = shown(text)
+                seen = visible(text)
                 out.append((style, seen))
                 starts.append(starts[-1] + len(seen))
             starts.append(starts[-1] + 1)  # the cursor may stand after the line
@@ -213,7 +213,7 @@ class LineEditor:
     def _read(self, session: Any, prompt: str) -> str | None:
         self._armed = False
         try:
-            line = session.prompt(shown(prompt))
+            line = session.prompt(visible(prompt))
         except (EOFError, KeyboardInterrupt):
             return None
         return None if line is None else str(line)

@@ -1,6 +1,6 @@
 """The recorder's status line: whose turn, the phase, the stock, the score, in one line.
 
-Pure and shown (:func:`ginlog.text.shown`): names come from the record.
+Pure and shown (:func:`ginlog.text.visible`): names come from the record.
 It is the bottom toolbar at a terminal (:mod:`ginlog.app.record.prompt`), so the
 table can glance at it instead of asking for ``table``.
 
@@ -17,7 +17,7 @@ from typing import Final
 
 from ginlog.app.views.match import score_line, winner_name
 from ginlog.play.state import MatchState
-from ginlog.text import shown
+from ginlog.text import visible
 
 __all__ = ["status_line", "result_text", "AFTER_HINT"]
 
@@ -44,13 +44,13 @@ def result_text(state: MatchState) -> str:
     'abandoned: rain'
     """
     if state.phase == "abandoned":
-        return shown(f"abandoned: {state.abandoned}")
+        return visible(f"abandoned: {state.abandoned}")
     a, b = state.totals()
     won = winner_name(state)
     if won is None:
-        return shown(f"nobody won, {a}-{b}")
+        return visible(f"nobody won, {a}-{b}")
     hi, lo = (a, b) if state.players[0] == won else (b, a)
-    return shown(f"{won} won {hi}-{lo}")
+    return visible(f"{won} won {hi}-{lo}")
 
 
 def status_line(state: MatchState) -> str:
@@ -59,13 +59,13 @@ def status_line(state: MatchState) -> str:
     score = score_line(state) + (f" (to {target})" if target else " (one hand)")
     players = state.players
     if state.finished:
-        return shown(f"Match over ({result_text(state)}) · {AFTER_HINT}")
+        return visible(f"Match over ({result_text(state)}) · {AFTER_HINT}")
     if state.phase == "setup":
-        return shown(f"Choose the first dealer: dealer NAME | cut NAME CARD NAME CARD · {score}")
+        return visible(f"Choose the first dealer: dealer NAME | cut NAME CARD NAME CARD · {score}")
     hand = state.hand
     if hand is None:
         dealer = "?" if state.dealer is None else players[state.dealer]
-        return shown(f"Hand {len(state.hands) + 1}: {dealer} deals (upcard CARD) · {score}")
+        return visible(f"Hand {len(state.hands) + 1}: {dealer} deals (upcard CARD) · {score}")
     doing = _DOING.get(hand.phase, hand.phase)
     top = f" · pile {hand.pile_top.pretty}" if hand.pile_top is not None else ""
-    return shown(f"Hand {hand.number} · {players[hand.turn]} {doing} · stock {hand.stock}{top} · {score}")
+    return visible(f"Hand {hand.number} · {players[hand.turn]} {doing} · stock {hand.stock}{top} · {score}")

@@ -15,11 +15,11 @@ The state says who by seat (0, 1); these views are where seats become names
 (``state.players[seat]``), so a name shown is always one of the match's two.
 
 Text for people is plain ``str`` in which every piece of record text (names,
-notes, reasons, title, tool) has passed through :func:`ginlog.text.shown`: a
+notes, reasons, title, tool) has passed through :func:`ginlog.text.visible`: a
 control or bidi character in a record is seen, never emitted. It is still
 text, not markup: whoever prints it with rich wraps it in ``rich.text.Text``.
 The JSON shapes hold the record's text as it is (data; see
-:func:`ginlog.text.shown_json` for printing them).
+:func:`ginlog.text.json_escaped` for printing them).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from ginlog.log.events import (
     UpcardPassed,
 )
 from ginlog.play.state import FinishedHand, MatchState
-from ginlog.text import shown
+from ginlog.text import visible
 
 __all__ = [
     "pretty", "describe", "hand_summary", "table_text", "score_json", "score_rows", "score_line", "named",
@@ -72,9 +72,9 @@ def describe(event: Event, before: MatchState | None, after: MatchState) -> str:
 
     Exhaustive over the event types (the type checker proves it): a new event
     type without words here does not pass ``mypy``. Record text is shown
-    (:func:`ginlog.text.shown`): ``Note: gg␛[2J``.
+    (:func:`ginlog.text.visible`): ``Note: gg␛[2J``.
     """
-    return shown(_words(event, before, after))
+    return visible(_words(event, before, after))
 
 
 def _words(event: Event, before: MatchState | None, after: MatchState) -> str:
@@ -131,7 +131,7 @@ def _words(event: Event, before: MatchState | None, after: MatchState) -> str:
 
 def hand_summary(h: FinishedHand, players: Sequence[str]) -> str:
     """What happened in a finished hand and what it scored, in one sentence (``players``: the match's, by seat)."""
-    return shown(_summary(h, players))
+    return visible(_summary(h, players))
 
 
 def _summary(h: FinishedHand, players: Sequence[str]) -> str:
@@ -177,7 +177,7 @@ def named(players: Sequence[str], per_seat: Sequence[int | None]) -> dict[str, i
 
 def score_line(state: MatchState) -> str:
     """``Ann 0, Bob 61``: the running totals (with the bonuses once the match is over)."""
-    return shown(", ".join(f"{p} {t}" for p, t in zip(state.players, state.totals())))
+    return visible(", ".join(f"{p} {t}" for p, t in zip(state.players, state.totals())))
 
 
 def winner_name(state: MatchState) -> str | None:
@@ -209,7 +209,7 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
     ``as_player`` limits it to what that player could see: their own known
     cards, the pile, and the opponent's cards taken from the pile.
     """
-    return "\n".join(map(shown, _table(state, as_player)))
+    return "\n".join(map(visible, _table(state, as_player)))
 
 
 def _table(state: MatchState, as_player: str | None) -> list[str]:

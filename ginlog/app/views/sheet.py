@@ -9,7 +9,7 @@ what it is for. Nothing here prints: the CLI gives the renderable to its
 console.
 
 Every piece of record text (names, the title, a file name) goes through
-:func:`ginlog.text.shown` into a :class:`rich.text.Text`, never into markup,
+:func:`ginlog.text.visible` into a :class:`rich.text.Text`, never into markup,
 so a name like ``[red]Ann`` is shown as typed.
 
 >>> import io
@@ -37,7 +37,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ginlog.play.state import MatchState
-from ginlog.text import shown
+from ginlog.text import visible
 
 __all__ = ["score_sheet", "hands_table", "games_table", "totals_chart", "sparkline", "head_text", "BLOCKS"]
 
@@ -50,7 +50,7 @@ CHART_WIDTH: Final = 60
 
 def _t(text: str, style: str = "") -> Text:
     """Record text as a Text (never markup), made visible by :func:`shown`."""
-    return Text(shown(text), style=style)
+    return Text(visible(text), style=style)
 
 
 def _date(ts: str | None, day: bool = True) -> str:
@@ -210,7 +210,7 @@ def head_text(head: str | None, path: str | None = None) -> Text | None:
         return None
     return Text.assemble(
         "Head: ", (head, "bold"), "\n",
-        "keep this hash: ", ("ginlog audit ", "italic"), (shown(path) if path else "FILE", "italic"),
+        "keep this hash: ", ("ginlog audit ", "italic"), (visible(path) if path else "FILE", "italic"),
         (" --anchor HASH", "italic"), " proves no line was cut off the end",
     )
 
