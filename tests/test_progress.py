@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from forked import Forked, can_fork, spawn_forked
+
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
 
@@ -68,8 +70,16 @@ def on_a_terminal(args: list[str], cwd: Path, stdout_too: bool = False) -> tuple
     master, slave = pty.openpty()
     seen = bytearray()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen([sys.executable, str(GINLOG), *args], stdin=subprocess.DEVNULL, stdout=slave if stdout_too else out,
-                                stderr=slave, env=_env(), cwd=cwd)
+        env = _env()
+        proc: subprocess.Popen[bytes] | Forked
+        if can_fork(env):  # the same main(), without the interpreter's start (tests/forked.py)
+            null = os.open(os.devnull, os.O_RDONLY)
+            proc = spawn_forked([str(GINLOG), *args], stdin=null, stdout=slave if stdout_too else out.fileno(),
+                                stderr=slave, env=env, cwd=cwd, close=(master,))
+            os.close(null)
+        else:
+            proc = subprocess.Popen([sys.executable, str(GINLOG), *args], stdin=subprocess.DEVNULL,
+                                    stdout=slave if stdout_too else out, stderr=slave, env=env, cwd=cwd)
         os.close(slave)
         deadline = time.monotonic() + TIMEOUT
         try:

@@ -15,9 +15,10 @@ from test_cli import HAND, exe
 NAMES = ("=HYPERLINK(1)", "@Bo")
 
 
-@pytest.fixture
-def hostile(tmp_path: Path) -> Path:
-    m = tmp_path / "m.jsonl"
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Made once for the module (read only by the tests)."""
+    m = tmp_path_factory.mktemp("spreadsheet") / "m.jsonl"
     made = exe("new", m, f"--player={NAMES[0]}", f"--player={NAMES[1]}", "--title", "+cmd|' /C calc'!A0")
     assert made.returncode == 0, made.stderr
     hand = [e.replace("Ann", "=hyp").replace("Bob", "@bo") for e in HAND]

@@ -102,7 +102,7 @@ main()
 """
 
 
-@pytest.mark.parametrize("ns", [-1, 2**64 * 10**9, 10**30, 253_402_300_800 * 10**9])
+@pytest.mark.parametrize("ns", [-1, 2**64 * 10**9])  # before 1970; past what gmtime takes
 def test_a_clock_out_of_range_is_one_line_for_new_and_play(tmp_path: Path, ns: int) -> None:
     m = tmp_path / "m.jsonl"
     new = subprocess.run([sys.executable, "-c", _CLOCK.format(ns=ns), "new", str(m), "--player", "Ann", "--player", "Bob"],
