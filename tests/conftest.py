@@ -48,6 +48,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The browser tests last: their one Chromium session keeps threads alive, and while another thread lives
+    # the command-line tests cannot run forked (tests/forked.py) and pay a fresh interpreter each.
+    items.sort(key=lambda item: "browser" in item.keywords)  # stable: the order within each part is kept
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="benchmark-sized: run with --run-slow")
