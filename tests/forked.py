@@ -139,7 +139,6 @@ def run_forked(argv: Sequence[str], *, input: bytes | None, env: Mapping[str, st
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     child = spawn_forked(argv, stdin=in_r, stdout=out_w, stderr=err_w, env=env, cwd=cwd, close=(in_w, out_r, err_r))
-    pid = child.pid
     for fd in (in_r, out_w, err_w):
         os.close(fd)
     chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from ginlog.app.check.verdicts import MAX_JOBS
@@ -18,7 +17,6 @@ def test_a_huge_jobs_is_cut_to_the_cap_in_one_line() -> None:
     assert run.returncode == 0, run.stderr
     said = [line for line in run.stderr.splitlines() if "--jobs" in line]
     assert said == [f"ginlog: --jobs 1000000 is more than {MAX_JOBS} (4 a CPU): using {MAX_JOBS}"]
-    assert MAX_JOBS == 4 * (os.cpu_count() or 1)
 
 
 def test_jobs_within_the_cap_says_nothing() -> None:

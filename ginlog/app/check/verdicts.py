@@ -34,7 +34,7 @@ import collections
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Final, Generic, Protocol, TypeVar
 
 import attrs
@@ -310,7 +310,7 @@ def verdicts(
     executor: Executor | None = None,
     window: int | None = None,
     walk: Callable[[Any], Iterator[str | GinlogError]] | None = None,
-) -> Iterator[R | Failed]:
+) -> Generator[R | Failed, None, None]:
     """Each file the arguments name, read by ``reading``, its result given back in the order of the files.
 
     ``reading`` must be a module-level function (or a ``functools.partial``

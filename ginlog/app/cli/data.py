@@ -69,13 +69,9 @@ def html(
     """
     if os.path.isdir(match):
         if output is None:
-            return _usage("a site needs a folder to write: ginlog html DIR -o SITE/")
+            return usage_line("a site needs a folder to write: ginlog html DIR -o SITE/")
         return site(match, output)
     return page(match, output)
-
-
-def _usage(message: str) -> int:
-    return usage_line(message)  # the runner's one usage printer (the message may name a path the user gave)
 
 
 def _report(v: Verdict, warnings: bool = True) -> None:
@@ -176,7 +172,7 @@ def stats(
     from ginlog.app.data.stats import PLAYER_KEYS, MatchSummary, Standings, summary_of
 
     if json_ and csv_:
-        return _usage("give --json or --csv, not both")
+        return usage_line("give --json or --csv, not both")
     from ginlog.text import json_escaped
 
     standings = Standings()
@@ -230,15 +226,15 @@ def export(
     from ginlog.app.shell.outputs import refusal
 
     if format not in FORMATS:  # (open_writer says so too; checked first so that nothing is looked at)
-        return _usage(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
+        return usage_line(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
     if output is not None and (why := refusal(output, paths)):
-        return _usage(why)
+        return usage_line(why)
     try:  # to standard output through the sink: exact to a pipe, made visible on a terminal
         out = open_writer(format, output, stream=Terminal().data_stream(), raw=raw)
     except (MissingExtra, ValueError) as exc:
-        return _usage(str(exc))
+        return usage_line(str(exc))
     except OSError as exc:
-        return _usage(f"cannot write {output}: {exc.strerror or exc}")
+        return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     invalid = 0
     try:
         for item in _results(paths, exported, "export", stdout_busy=output is None):
@@ -256,7 +252,7 @@ def export(
         out.abandon()
         if output is None or output == "-":
             raise
-        return _usage(f"cannot write {output}: {exc.strerror or exc}")
+        return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     return EXIT_OK if not invalid else EXIT_INVALID
 
 
@@ -268,25 +264,25 @@ def site(dir: str, output: str) -> int:
     import functools
 
     from ginlog.app.data.stats import MatchSummary
-    from ginlog.app.pages.site import build_site, pages_folder, read_entry
+    from ginlog.app.pages.site import build_site, read_entry
 
     from ginlog.app.shell.outputs import folder_refusal
 
     if not os.path.isdir(dir):
-        return _usage(f"{dir} is not a folder (ginlog html MATCH makes one match's page)")
+        return usage_line(f"{dir} is not a folder (ginlog html MATCH makes one match's page)")
     if why := folder_refusal(output, "a site"):
-        return _usage(why)
+        return usage_line(why)
     if os.path.exists(output) and not os.path.isdir(output):
-        return _usage(f"{output} exists and is not a folder")
+        return usage_line(f"{output} exists and is not a folder")
 
     def done(summary: MatchSummary) -> None:
         _report(summary.verdict)
 
-    reading = functools.partial(read_entry, root=dir, pages=pages_folder(output))
+    reading = functools.partial(read_entry, root=dir, site=output)
     try:
         standings = build_site(_results([dir], reading, "pages"), output, done=done)
     except OSError as exc:  # the folder cannot be made or written (nobody may, a name too long)
-        return _usage(f"cannot write {output}: {exc.strerror or exc}")
+        return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     n = standings.valid + standings.invalid
     Terminal().err(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid")
     return EXIT_OK if not standings.invalid else EXIT_INVALID
@@ -303,7 +299,7 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
     from ginlog.app.shell.outputs import refusal, write_whole
 
     if output is not None and (why := refusal(output, [match])):
-        return _usage(why)
+        return usage_line(why)
     name = "<stdin>" if match == "-" else match
     source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
     steps, verdict = read_page(source, name)
@@ -324,7 +320,7 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
         try:
             write_whole(output, data)
         except OSError as exc:
-            return _usage(f"cannot write {output}: {exc.strerror or exc}")
+            return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     if verdict.ok:
         _report(verdict)  # the warnings, once the page is written (a failure to write it stays one line)
     return EXIT_OK if verdict.ok else EXIT_INVALID

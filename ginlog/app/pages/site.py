@@ -51,12 +51,12 @@ from ginlog.text import visible
 from ginlog.match.dated import DatedSteps
 from ginlog.app.check.verdicts import Failed
 from ginlog.app.pages.page import Verdict, csp_hash, match_page
-from ginlog.app.shell.outputs import LinkInTheWay, RecordInTheWay, Replacement, is_match_record, write_whole
+from ginlog.app.shell.outputs import LinkInTheWay, RecordInTheWay, Replacement, is_match_record, sweep, write_whole
 from ginlog.app.pages.page_data import read_page
 from ginlog.app.data.stats import MatchSummary, Standings, summarise
 
 __all__ = [
-    "page_name", "SiteEntry", "read_entry", "pages_folder", "build_site", "index_row", "index_page", "INDEX_CSS",
+    "page_name", "SiteEntry", "read_entry", "build_site", "index_row", "index_page", "INDEX_CSS",
     "SiteFolder", "MANIFEST",
 ]
 
@@ -94,13 +94,8 @@ class SiteEntry:
     problem: str | None
 
 
-def pages_folder(site: str) -> str:
-    """What :func:`read_entry` is given to put its page in ``SITE/matches``: the site, which it enters itself."""
-    return site
-
-
-def read_entry(path: str, root: str, pages: str) -> SiteEntry:
-    """Read one match file under the reading policy, write its replay page into ``pages``, and give back
+def read_entry(path: str, root: str, site: str) -> SiteEntry:
+    """Read one match file under the reading policy, write its replay page into ``SITE/matches``, and give back
     its summary and link: the reading the many-file loop hands each path of ``root`` (module-level, small
     result: a worker can run it)."""
     visitor = DatedSteps(policy=POLICY)
@@ -111,7 +106,7 @@ def read_entry(path: str, root: str, pages: str) -> SiteEntry:
     summary = summarise(visitor.dated(visitor.report()))
     page = match_page(steps, verdict=Verdict.of_file(verdict, last.digest))
     name = page_name(path, root)
-    _write_page(pages, name, page)
+    _write_page(site, name, page)
     return SiteEntry(summary, f"matches/{name}", verdict.one_line())
 
 
@@ -203,7 +198,7 @@ def _write_page(site: str, name: str, page: str) -> None:
     try:
         matches = os.open("matches", _FOLDER, dir_fd=fd)
         try:
-            write_whole(name, page.encode("utf-8"), dir_fd=matches)
+            write_whole(name, page.encode("utf-8"), dir_fd=matches, swept=True)  # SiteFolder swept it
         finally:
             os.close(matches)
     finally:
@@ -222,7 +217,7 @@ def build_site(
 
     ``entries`` is taken lazily, after the folder is entered: the many-file
     loop over :func:`read_entry` (``functools.partial(read_entry, root=DIR,
-    pages=pages_folder(SITE))``). ``done`` is called with each file's
+    site=SITE)``). ``done`` is called with each file's
     summary as it comes (to list the invalid files). Returns the standings
     (their ``valid`` and ``invalid`` counts too).
 
@@ -288,6 +283,8 @@ class SiteFolder:
                 index = os.path.join(site, "index.html")
                 raise RecordInTheWay(errno.EEXIST, f"{index} is a match record: ginlog never writes over one")
             self.matches = _enter("matches", self.fd, os.path.join(site, "matches"))
+            sweep(None, self.fd)  # once a folder: what killed builds left (its pages are written swept=True)
+            sweep(None, self.matches)
         except BaseException:
             os.close(self.fd)
             raise

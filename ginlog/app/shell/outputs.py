@@ -160,7 +160,10 @@ class Replacement:
     ``dir_fd`` names the folder by an open descriptor (a site's pages are
     written relative to the folders it opened without following links);
     without it, the folder of ``path`` is opened (the user's own folders
-    followed: only the target itself is never a link).
+    followed: only the target itself is never a link). ``swept``: the
+    folder's leftovers were removed already (a site sweeps each of its
+    folders once, not once a page: a listing a page would cost a site of
+    many pages the square of their number).
 
     >>> import os, tempfile
     >>> d = tempfile.mkdtemp()
@@ -171,7 +174,7 @@ class Replacement:
     (['hands.csv'], True)
     """
 
-    def __init__(self, path: str, *, dir_fd: int | None = None) -> None:
+    def __init__(self, path: str, *, dir_fd: int | None = None, swept: bool = False) -> None:
         self.path = path
         self.name = os.path.basename(path) if dir_fd is None else path
         if not self.name or self.name in (".", ".."):
@@ -181,7 +184,8 @@ class Replacement:
         self._own_fd = own_fd
         try:
             _refuse_link(self.name, self._dir_fd, path)
-            sweep(self.name, self._dir_fd)
+            if not swept:
+                sweep(self.name, self._dir_fd)
             self.tmp = f".{self.name[:_STEM]}.ginlog-{secrets.token_hex(8)}.tmp"
             fd = os.open(self.tmp, _CREATE, 0o600, dir_fd=self._dir_fd)
         except BaseException:
@@ -237,9 +241,9 @@ class Replacement:
             self.abandon()
 
 
-def write_whole(path: str, data: bytes, *, dir_fd: int | None = None) -> None:
+def write_whole(path: str, data: bytes, *, dir_fd: int | None = None, swept: bool = False) -> None:
     """``data`` put in place at ``path`` whole (:class:`Replacement`), or an ``OSError`` and nothing left."""
-    with Replacement(path, dir_fd=dir_fd) as out:
+    with Replacement(path, dir_fd=dir_fd, swept=swept) as out:
         out.file.write(data)
 
 
@@ -276,8 +280,9 @@ class LinkInTheWay(OSError):
     """The target of an output (or a folder a site enters) is a symbolic link."""
 
 
-def sweep(name: str, dir_fd: int) -> list[str]:
-    """Remove what earlier runs to ``name`` left behind (killed by SIGKILL or a power cut); the names removed.
+def sweep(name: str | None, dir_fd: int) -> list[str]:
+    """Remove what earlier runs to ``name`` (None: to any file of the folder) left behind (killed by SIGKILL or
+    a power cut); the names removed.
 
     A leftover is removed only if it is ours beyond doubt: named
     ``.NAME.ginlog-<16 hex>.tmp`` for this target, a regular file (not a
@@ -285,14 +290,14 @@ def sweep(name: str, dir_fd: int) -> list[str]:
     locked by a live run. Anything else is left where it is.
     """
     removed: list[str] = []
-    stem = name[:_STEM]
+    stem = None if name is None else name[:_STEM]
     try:
         entries = os.listdir(dir_fd)
     except OSError:
         return removed
     for entry in entries:
         m = _LEFTOVER.match(entry)
-        if m is None or m["stem"] != stem:
+        if m is None or (stem is not None and m["stem"] != stem):
             continue
         try:
             fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=dir_fd)
