@@ -47,7 +47,6 @@ def plain_play(argv: Sequence[str]) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``ginlog`` executable: the fast path or Typer, under the one runner."""
-    _reopen_closed_streams()
     prepare_streams()
     args = list(sys.argv[1:] if argv is None else argv)
 
@@ -59,16 +58,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         return build_app()(args=args, prog_name="ginlog", standalone_mode=False)  # type: ignore[no-any-return]
 
     raise SystemExit(run(dispatch))
-
-
-def _reopen_closed_streams() -> None:
-    """A standard stream the caller closed (``ginlog record m.jsonl <&-``) is the null device: no input is
-    the end of the input, and output with nowhere to go is dropped, never an ``AttributeError`` on None."""
-    import os
-
-    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
 
 
 def build_app() -> Any:

@@ -143,12 +143,17 @@ def command(body: Callable[P, int | None]) -> Callable[P, None]:
 
 
 def prepare_streams() -> None:
-    """Make the process's streams write what they cannot encode as backslash escapes.
+    """Make the process's streams write what they cannot encode as backslash escapes, and give a stream the
+    caller closed (``ginlog record m.jsonl <&-``) the null device: no input is the end of the input, and output
+    with nowhere to go is dropped, never an ``AttributeError`` on None.
 
     A standard output that cannot hold a suit or a name (``PYTHONIOENCODING=ascii:strict``,
     a C locale) then shows it as ``\\u2663`` rather than dying half-way through, after
     the events were written.
     """
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - lives as long as the process
     for stream in (sys.stdout, sys.stderr):
         if stream is not None and hasattr(stream, "reconfigure") and stream.errors == "strict":
             stream.reconfigure(errors="backslashreplace")
