@@ -5,7 +5,7 @@
 1. Input. ``--hands`` OpenSpiel ``gin_rummy`` records (one hand each) from
    ``--records`` (default: the importer's 229 test fixtures,
    ``tests/data/openspiel/records``), imported by this checkout's importer
-   (``ginlog import openspiel``: one match file a record, about 50 lines
+   (``ginlog import openspiel`` of the revision before: one match file a record, about 50 lines
    each) into one folder. The issue's 8,000 hands need more records than the
    fixtures hold; make them with the real engine (``generate.py``'s docstring
    says how to install pyspiel in a scratch environment)::
@@ -113,13 +113,20 @@ def extract(commit: str, into: Path) -> Path:
     return into
 
 
-def import_records(records: Sequence[Path], folder: Path) -> int:
-    """The records imported by this checkout's importer, one match file each; how many lines in all."""
-    from ginlog.app.importers.openspiel import import_files
-
-    ok, bad = import_files([str(r) for r in records], folder, err=sys.stderr)
-    if bad:
-        raise SystemExit(f"{bad} record(s) did not import")
+def import_records(records: Sequence[Path], folder: Path, pythonpath: Path | None = None) -> int:
+    """The records imported by the importer of the ginlog on ``pythonpath`` (None: this checkout's), one match
+    file each; how many lines in all. The benchmark imports with the revision before, so that both revisions
+    read the files (a newer importer may write what an older reader refuses: ``match_id``, say)."""
+    code = (
+        "import sys\n"
+        "from ginlog.app.importers.openspiel import import_files\n"
+        "ok, bad = import_files(sys.stdin.read().splitlines(), sys.argv[1], err=sys.stderr)\n"
+        "sys.exit(1 if bad else 0)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code, str(folder)], input="\n".join(map(str, records)), text=True,
+                         env=_env(pythonpath), stderr=subprocess.PIPE, cwd=folder.parent)
+    if run.returncode != 0:
+        raise SystemExit(f"the records did not import: {run.stderr[-2000:]}")
     return sum(p.read_bytes().count(b"\n") for p in folder.glob("*.jsonl"))
 
 
@@ -173,8 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-audit-") as tmp:
         work = Path(tmp)
         folder = work / "imported"
-        lines = import_records(records, folder)
         before = extract(commit, work / "before")
+        lines = import_records(records, folder, before)
         paths: dict[str, Path | None] = {"bare": None, "before": before, "after": ROOT}
         for which in (before, ROOT):
             if where_ginlog(which) != str(which):

@@ -25,6 +25,8 @@ no error; each invalid file's first error is what ``invalid/expected.json`` says
 
 from __future__ import annotations
 
+import hashlib
+
 import json
 import random
 import shutil
@@ -91,7 +93,9 @@ class Writer:
         self.path = path
         self.clock = Clock(start)
         self.next_seed = 0
-        self.session = MatchSession.create(path, players, rules, title=title, clock=self.clock)
+        # A match id fixed by the file's name (a new match's is random), so the files are byte-stable.
+        match_id = hashlib.sha256(b"ginlog sample " + path.name.encode()).hexdigest()[:32]
+        self.session = MatchSession.create(path, players, rules, title=title, clock=self.clock, match_id=match_id)
 
     @property
     def tl(self) -> Timeline:

@@ -63,6 +63,7 @@ def _naive(args: list[str]) -> tuple[list[str], list[str]]:
     seen_files: set[str] = set()
 
     def folder(root: str, quiet: bool = False) -> None:
+        again = os.path.realpath(root) in seen_dirs  # the same folder by another name: its files were listed
         found = []
         stack = [root]
         while stack:
@@ -80,7 +81,7 @@ def _naive(args: list[str]) -> tuple[list[str], list[str]]:
                     found.append(full)
             stack.extend(reversed(subs))
         found = [x for x in sorted(found) if os.path.normpath(x) not in seen_files]
-        if not found and not quiet:
+        if not found and not quiet and not again:
             problems.append(root)
         files.extend(found)
 
@@ -167,23 +168,21 @@ sys.stderr.write(p.stderr + "\n" + json.dumps({"maxrss_kb": resource.getrusage(r
 
 
 def _files(folder: Path, n: int) -> list[str]:
-    """``n`` tiny finished matches (OpenSpiel's one-hand rules: ten deals, each begun at its own time), 100 a folder.
+    """``n`` tiny finished matches (OpenSpiel's one-hand rules: ten deals, each file begun at its own time, so
+    each is a match of its own), 100 a folder.
 
     In folders, as an archive keeps them (a month a folder): one folder's
     listing is what the walk holds at a time, so a single folder of
     thousands would measure that, not what is kept per file read.
     """
-    blobs = [
-        encode_match(simulate_match(preset("openspiel"), seed=s, players=("Ann", "Bob")), EPOCH + timedelta(minutes=s))
-        for s in range(10)
-    ]
+    deals = [simulate_match(preset("openspiel"), seed=s, players=("Ann", "Bob")) for s in range(10)]
     folders = []
     for i in range(n):
         sub = folder / f"f{i // 100:03d}"
         if i % 100 == 0:
             sub.mkdir(parents=True)
             folders.append(str(sub))
-        (sub / f"m{i:05d}.jsonl").write_bytes(blobs[i % 10])
+        (sub / f"m{i:05d}.jsonl").write_bytes(encode_match(deals[i % 10], EPOCH + timedelta(minutes=i)))
     return folders
 
 

@@ -33,15 +33,18 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Gene
 def expected_rows(made: list[Generated]) -> list[dict[str, Any]]:
     """The rows, from the score sheet by name and the file's own lines: nothing from ginlog.app.data.export."""
     rows = []
-    for g in sorted(made, key=lambda g: str(g.path)):  # the files' order, as they are read
+    def first_line(g: Generated) -> bytes:
+        return g.path.read_bytes().split(b"\n", 1)[0]
+
+    # the matches' order: when they began, then which match (the first line's hash), then the path
+    for g in sorted(made, key=lambda g: (line_ts(g.start, 1), digest(first_line(g))[:16], str(g.path))):
         state = fold(list(g.events)).state
         sheet = score_json(state, None)
         a, b = sheet["players"]
-        first_line = g.path.read_bytes().split(b"\n", 1)[0]
         starts = [seq for seq, e in enumerate(g.events, 1) if isinstance(e, (HandDealt, HandResultOnly))]
         for i, h in enumerate(sheet["hands"]):
             rows.append({
-                "file": str(g.path), "match": digest(first_line)[:16], "title": state.title, "player_1": a, "player_2": b,
+                "file": str(g.path), "match": digest(first_line(g))[:16], "title": state.title, "player_1": a, "player_2": b,
                 "date": line_ts(g.start, starts[i]), "hand": h["number"], "dealer": h["dealer"], "outcome": h["outcome"],
                 "out": h["out"], "winner": h["winner"], "points": h["points"],
                 "deadwood_1": h["deadwood"].get(a), "deadwood_2": h["deadwood"].get(b),

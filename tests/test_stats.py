@@ -125,7 +125,7 @@ def test_every_figure_agrees_with_a_naive_recount(generated: Any, capsys: pytest
     code, out, err = run_stats(capsys, [str(folder), str(folder / "missing.jsonl")], json_=True)
     assert code == 1  # invalid files were found; the figures are still printed
     data = json.loads(out)
-    assert sorted(data) == ["files", "head_to_head", "players"]
+    assert sorted(data) == ["files", "head_to_head", "players", "warnings"]
     want, pairs = naive(made)
     got = {p["name"]: p for p in data["players"]}
     assert set(got) == set(want) == {"Ann", "Bob", "Cy", "Dee"}

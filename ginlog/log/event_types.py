@@ -15,6 +15,7 @@ short enough to read).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
@@ -59,6 +60,15 @@ def _name(_i: object, a: attrs.Attribute[Any], v: str | None) -> None:
         raise EventError(f"{a.name} must be a name of 1 to {MAX_NAME} printable characters, not {v!r}", rule="event")
 
 
+#: A match's id: 32 lowercase hex digits (128 bits: random for a new match, derived from the record for an import).
+MATCH_ID: Final = re.compile(r"[0-9a-f]{32}")
+
+
+def _match_id(_i: object, a: attrs.Attribute[Any], v: str | None) -> None:
+    if v is not None and (type(v) is not str or not MATCH_ID.fullmatch(v)):
+        raise EventError(f"{a.name} must be 32 lowercase hex digits, not {v!r}"[:200], rule="event")
+
+
 def _text(_i: object, a: attrs.Attribute[Any], v: str | None) -> None:
     if v is not None and len(v) > MAX_TEXT:
         raise EventError(f"{a.name} is longer than {MAX_TEXT} characters", rule="event")
@@ -86,6 +96,10 @@ class MatchStarted:
     rules: Rules
     tool: str = f"ginlog {__version__}"
     title: str | None = attrs.field(default=None, validator=_text)
+    #: Which match this is, whatever file holds it (copies, links, backups): random for a new match, derived from
+    #: the record for an import, so importing it twice gives one id. Optional (files before 2026-12 have none:
+    #: their first line's SHA-256 stands in), so no schema bump (docs/VERSIONING.md).
+    match_id: str | None = attrs.field(default=None, validator=_match_id)
 
     def __attrs_post_init__(self) -> None:
         # Each name as ginlog.text keeps it, and no two that could be taken for each

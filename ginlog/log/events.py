@@ -304,7 +304,7 @@ def event_fields(event: Event) -> dict[str, Any]:
     if isinstance(event, MatchStarted):
         out = {"players": list(event.players), "rules": rules_to_dict(event.rules), "tool": event.tool} | (
             {"title": event.title} if event.title is not None else {}
-        )
+        ) | ({"match_id": event.match_id} if event.match_id is not None else {})
     return out
 
 

@@ -149,6 +149,7 @@ _NOT_EXPRESSED: Final = (
 _VALIDATOR_KEYWORDS: Final[dict[Callable[..., Any], dict[str, Any]]] = {
     _event_types._name: {"$ref": NAME_FILE},
     _event_types._text: {"maxLength": MAX_TEXT},
+    _event_types._match_id: {"pattern": "^[0-9a-f]{32}$"},
 }
 
 

@@ -64,7 +64,7 @@ import attrs
 
 from ginlog.caveats import Caveat
 from ginlog.errors import GinlogError
-from ginlog.log.events import BEGINS_HAND, MAY_FOLLOW_END, TAKES_BACK, Correction, Event
+from ginlog.log.events import BEGINS_HAND, MAY_FOLLOW_END, TAKES_BACK, Correction, Event, MatchStarted
 from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Source
 from ginlog.match.policy import Policy
@@ -110,25 +110,39 @@ class DatedReport:
     report: MatchReport
     start: str | None  # the first line's time
     end: str | None  # the last line's time (in a valid file, the last applied)
-    first_digest: str | None  # the SHA-256 of the first line: the match's identity
+    first_digest: str | None  # the SHA-256 of the first line
     hand_begins: tuple[str | None, ...] = ()  # when each hand of the score sheet began, in order
     hand_ends: tuple[str | None, ...] = ()  # when each ended (the line that finished it); () if not asked for
+    match_id: str | None = None  # match_started's, if it has one
 
     @property
     def ok(self) -> bool:
         return self.report.ok
 
+    @property
+    def identity(self) -> str | None:
+        """Which match this is, whatever file holds it: its ``match_id`` (32 hex digits), or for a file written
+        before there were ids its first line's SHA-256 (16 hex digits). What standings count a match once by.
+
+        >>> DatedReport(None, None, None, "ab" * 32).identity, DatedReport(None, None, None, "ab" * 32, match_id="c" * 32).identity
+        ('abababababababab', 'cccccccccccccccccccccccccccccccc')
+        """
+        if self.match_id is not None:
+            return self.match_id
+        return None if self.first_digest is None else self.first_digest[:16]
+
 
 class _Times:
     """What both dated visitors keep: the block of raw lines at hand, and the times found in it."""
 
-    __slots__ = ("raws", "at", "start", "first_digest", "starts", "ends", "last_raw")
+    __slots__ = ("raws", "at", "start", "first_digest", "match_id", "starts", "ends", "last_raw")
 
     def __init__(self) -> None:
         self.raws: Sequence[bytes] = ()
         self.at = 1  # the line number of raws[0]
         self.start: str | None = None
         self.first_digest: str | None = None
+        self.match_id: str | None = None
         self.starts: list[tuple[int, str | None]] = []  # (seq, ts) of each hand's first line, corrections taken back
         self.ends: list[str | None] = []  # ends[i]: the ts of the line that finished hand i + 1 of the sheet
         self.last_raw: bytes | None = None  # the last line handed over (in a valid file, the last applied)
@@ -139,6 +153,12 @@ class _Times:
             self.last_raw = raws[-1]
             if lineno == 1:
                 self.start = ts_of(raws[0])
+
+    def first(self, digest: str, event: Event) -> None:
+        """The first line: its digest, and the match's id if it has one."""
+        self.first_digest = digest
+        if isinstance(event, MatchStarted):
+            self.match_id = event.match_id
 
     def ts(self, lineno: int) -> str | None:
         """The time of line ``lineno``, if it is among the raw lines at hand."""
@@ -172,7 +192,7 @@ class _Times:
         begins = tuple(ts for _seq, ts in self.starts[:hands])
         begins += (None,) * (hands - len(begins))
         ended = tuple(self.ends[:hands]) + (None,) * (hands - len(self.ends)) if ends else ()
-        return DatedReport(report, self.start, self.end, self.first_digest, begins, ended)
+        return DatedReport(report, self.start, self.end, self.first_digest, begins, ended, self.match_id)
 
 
 class Dated(Visitor[Never, DatedReport]):
@@ -217,7 +237,7 @@ class Dated(Visitor[Never, DatedReport]):
     def event(self, lineno: int, seq: int, event: Event, digest: str) -> None:
         times = self.times
         if lineno == 1:
-            times.first_digest = digest
+            times.first(digest, event)
         times.began(seq, event, lineno)
         inner = self.inner
         inner.event(lineno, seq, event, digest)
@@ -228,7 +248,7 @@ class Dated(Visitor[Never, DatedReport]):
     def run(self, lineno: int, seq: int, events: Sequence[Event], digests: Sequence[str]) -> Iterable[Never]:
         times = self.times
         if lineno == 1:
-            times.first_digest = digests[0]
+            times.first(digests[0], events[0])
         starts = itertools.compress(range(len(events)), map(_STARTS.__contains__, map(type, events)))
         if not self.ends:
             for m in starts:
@@ -298,7 +318,7 @@ class DatedSteps(Steps):
         step = super().event(lineno, seq, event, digest)
         if step is not None:
             if times.first_digest is None:
-                times.first_digest = step.digest  # the first step's line: the match's identity
+                times.first(step.digest, event)  # the first step's line: the match's identity
             times.sheet(len(step.state.hands), lineno)
         return step
 

@@ -35,6 +35,7 @@ generator of test data gets byte-stable files without patching anything.
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Callable, Iterable, Sequence
 
 from ginlog.errors import GinlogError, IllegalMove
@@ -96,15 +97,23 @@ class MatchSession:
         *,
         title: str | None = None,
         clock: Clock | None = None,
+        match_id: str | None = None,
     ) -> MatchSession:
         """Create a match file with its ``match_started`` line (refusing an existing path, rule ``exists``).
+
+        The match gets a random ``match_id`` (128 bits) unless one is given (the
+        sample generator's, to stay byte-stable): what tells this match from
+        another begun by the same players at the same millisecond, and what the
+        standings count it once by, whatever its copies are called.
 
         The names go through :func:`ginlog.text.check_players` first: kept
         cleaned (NFC, trimmed), refused if invisible, blank or too long (rule
         ``name``) or if the two could be taken for each other (``name-clash``).
         """
         a, b = check_players(players)
-        return cls.write(path, [MatchStarted(players=(a, b), rules=rules, title=title)], clock=clock)
+        if match_id is None:
+            match_id = secrets.token_hex(16)
+        return cls.write(path, [MatchStarted(players=(a, b), rules=rules, title=title, match_id=match_id)], clock=clock)
 
     @classmethod
     def write(

@@ -64,13 +64,15 @@ class _Walk:
         self.dirs: set[tuple[int, int]] = set()
         self.named: set[str] = set()
         self.stdin = False
+        self.again = False  # the folder() last asked for had been searched already
 
     def folder(self, root: str, *, quiet: bool = False) -> Iterator[str | GinlogError]:
         found = 0
+        self.again = False
         for item in self._search(root):
             found += 1  # a file, or a sub-folder that could not be read (said already)
             yield item
-        if not found and not quiet:
+        if not found and not quiet and not self.again:  # (a folder searched already, by another name: its files were listed)
             yield StoreError("no match file (*.jsonl) in this folder or below it", rule="file", path=root)
 
     def _search(self, root: str) -> Iterator[str | GinlogError]:
@@ -86,6 +88,7 @@ class _Walk:
             yield first
             return
         if first is None:
+            self.again = True
             return
         stack = [first]
         try:

@@ -62,6 +62,13 @@ def _count(rules: Iterable[str]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
+def _more(counts: dict[str, int], said: Iterable[dict[str, Any]]) -> dict[str, int]:
+    out = dict(counts)
+    for d in said:
+        out[d["rule"]] = out.get(d["rule"], 0) + 1
+    return dict(sorted(out.items()))
+
+
 @attrs.frozen
 class Verdict:
     """What every command says of one file: its problems (at most the policy's ``keep``, all counted), its warnings.
@@ -103,6 +110,26 @@ class Verdict:
             tuple(w.to_dict() for w in report.warnings),
             report.warnings_total,
             dict(report.warnings_by_rule),
+        )
+
+    def adding(self, errors: tuple[dict[str, Any], ...] = (), warnings: tuple[dict[str, Any], ...] = ()) -> Verdict:
+        """This verdict with more to say of the file, found beyond it (another copy of the match, a name in
+        another file): ``errors`` first, ``warnings`` after its own, every count kept true.
+
+        >>> v = Verdict("m.jsonl").adding(warnings=({"file": "m.jsonl", "line": None, "event": None, "rule": "copy", "message": "m"},))
+        >>> v.ok, v.warnings_total, v.warnings_by_rule
+        (True, 1, {'copy': 1})
+        """
+        if not errors and not warnings:
+            return self
+        return Verdict(
+            self.path,
+            (*errors, *self.errors),
+            self.errors_total + len(errors),
+            _more(self.errors_by_rule, errors),
+            (*self.warnings, *warnings),
+            self.warnings_total + len(warnings),
+            _more(self.warnings_by_rule, warnings),
         )
 
     def one_line(self) -> str | None:

@@ -52,16 +52,20 @@ from ginlog.app.data.formats import formats_help
 
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.app.check.verdicts import Failed, Verdict
+    from ginlog.app.data.players import Players
     from ginlog.app.data.stats import Standings
 
 R = TypeVar("R")
 
 __all__ = ["stats", "export", "html", "site", "page"]
 
+PLAYERS_HELP = "A players file (TOML): each player's name and the other spellings that are the same player."
+
 
 def html(
     match: Annotated[str, typer.Argument(help="A match file, or a folder of them (then -o names the site's folder).")],
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The page (standard output without) or the site's folder.")] = None,
+    players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP + " (a site's standings)")] = None,
 ) -> int:
     """A self-contained replay page of a match, or a small static site of a folder of matches.
 
@@ -70,7 +74,7 @@ def html(
     if os.path.isdir(match):
         if output is None:
             return usage_line("a site needs a folder to write: ginlog html DIR -o SITE/")
-        return site(match, output)
+        return site(match, output, players_file)
     return page(match, output)
 
 
@@ -110,6 +114,7 @@ def _json_stats(standings: Standings, files: IO[str], out: IO[str]) -> None:
 
     out.write('{\n  "players": ' + indented(standings.players()))
     out.write(',\n  "head_to_head": ' + indented(standings.head_to_head()))
+    out.write(',\n  "warnings": ' + indented(standings.warnings))
     out.write(',\n  "files": [')
     files.seek(0)
     empty = not files.read(1)
@@ -145,9 +150,22 @@ def _text_stats(standings: Standings) -> None:
         a, b = h["players"]
         terminal.out(f"{a} v {b}: matches {h['wins'][a]}-{h['wins'][b]} ({h['matches']} played), "
                      f"hands {h['hands_won'][a]}-{h['hands_won'][b]}, points {h['points'][a]}-{h['points'][b]}")
-    n = standings.valid + standings.invalid
-    terminal.out(f"{n} file{'s' if n != 1 else ''}: {standings.valid} valid, {standings.invalid} invalid")
+    n = standings.valid + standings.invalid + standings.copies
+    copies = f", {standings.copies} more {'copies' if standings.copies != 1 else 'copy'} of them" if standings.copies else ""
+    terminal.out(f"{n} file{'s' if n != 1 else ''}: {standings.valid} valid{copies}, {standings.invalid} invalid")
     terminal.out("Elo: everyone from 1500, K = 32, finished matches in the order they began.")
+
+
+def _players(path: str | None) -> Players | int:
+    """The players file's roster (none: every name is itself), or the usage error's exit code."""
+    from ginlog.app.data.players import NO_PLAYERS, PlayersFileError, load_players
+
+    if path is None:
+        return NO_PLAYERS
+    try:
+        return load_players(path)
+    except PlayersFileError as exc:
+        return usage_line(exc.one_line())
 
 
 def stats(
@@ -155,11 +173,15 @@ def stats(
     json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (shape in the README).")] = False,
     csv_: Annotated[bool, typer.Option("--csv", help="One row per player.")] = False,
     raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
+    players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)] = None,
 ) -> int:
     """Standings and per-player figures over many matches, with each file's verdict.
 
     Text by default; ``--json`` the README's shape (the files' verdicts
     included); ``--csv`` one row per player (:data:`~ginlog.app.data.stats.PLAYER_KEYS`).
+    A match is counted once however many files hold it (a link, a copy, an
+    older backup: each named in a warning), and every figure is the same
+    whatever the order of the arguments.
 
     Example: ginlog stats club/ --json
     """
@@ -167,26 +189,28 @@ def stats(
     import json
     import tempfile
 
-    from ginlog.app.check.verdicts import Failed
     from ginlog.app.data.formats import spreadsheet_safe
-    from ginlog.app.data.stats import PLAYER_KEYS, MatchSummary, Standings, summary_of
+    from ginlog.app.data.stats import PLAYER_KEYS, Standings, folded, summary_of
 
     if json_ and csv_:
         return usage_line("give --json or --csv, not both")
+    roster = _players(players_file)
+    if isinstance(roster, int):
+        return roster
     from ginlog.text import json_escaped
 
     standings = Standings()
     terminal = Terminal()
     with tempfile.TemporaryFile("w+", encoding="utf-8") as files:
         first = True
-        for item in _results(paths, summary_of, "stats"):
-            summary = MatchSummary(item.verdict) if isinstance(item, Failed) else item
-            standings.add(summary)
+        for summary in folded(_results(paths, summary_of, "stats"), standings, roster):
             if json_:
                 text = json_escaped(json.dumps(summary.entry(), ensure_ascii=False))  # one line a file (and the C encoder)
                 files.write(("\n    " if first else ",\n    ") + text)
                 first = False
             _report(summary.verdict)
+        for w in standings.warnings:
+            terminal.err(_warning_line(w))
         if json_:
             _json_stats(standings, files, terminal.data_stream())
         elif csv_:
@@ -200,6 +224,12 @@ def stats(
     return EXIT_OK if not standings.invalid else EXIT_INVALID
 
 
+def _warning_line(w: dict[str, Any]) -> str:
+    from ginlog.errors import one_line, place
+
+    return one_line(place(w.get("file"), w.get("line"), w.get("event")), w["message"], w["rule"], " (warning)")
+
+
 # --------------------------------------------------------------------------- export
 
 
@@ -208,8 +238,13 @@ def export(
     format: Annotated[str, typer.Option("--format", "-f", help=formats_help() + "; parquet needs ginlog[data].")] = "csv",
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write (standard output without).")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
+    players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)] = None,
 ) -> int:
     """One row per hand, for pandas, DuckDB or a spreadsheet.
+
+    Each match once (a link, a copy or an older backup of it is named in a
+    warning and left out), in the order the matches began, whatever the
+    order of the arguments.
 
     In CSV a text cell that would start a spreadsheet formula (``=``, ``+``,
     ``-``, ``@``, a tab or a carriage return first) gets a leading ``'``;
@@ -221,7 +256,8 @@ def export(
     Example: ginlog export club/ --format parquet -o hands.parquet
     """
     from ginlog.app.check.verdicts import Failed
-    from ginlog.app.data.export import FORMATS, MissingExtra, exported, open_writer
+    from ginlog.app.data.copies import counted_once
+    from ginlog.app.data.export import FORMATS, Exported, MissingExtra, exported, open_writer, renamed
 
     from ginlog.app.shell.outputs import refusal
 
@@ -229,6 +265,9 @@ def export(
         return usage_line(f"--format is one of {', '.join(FORMATS)}, not {format!r}")
     if output is not None and (why := refusal(output, paths)):
         return usage_line(why)
+    roster = _players(players_file)
+    if isinstance(roster, int):
+        return roster
     try:  # to standard output through the sink: exact to a pipe, made visible on a terminal
         out = open_writer(format, output, stream=Terminal().data_stream(), raw=raw)
     except (MissingExtra, ValueError) as exc:
@@ -237,12 +276,17 @@ def export(
         return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     invalid = 0
     try:
-        for item in _results(paths, exported, "export", stdout_busy=output is None):
-            _report(item.verdict, warnings=False)
-            if isinstance(item, Failed) or not item.verdict.ok:
+        files = (Exported(item.verdict) if isinstance(item, Failed) else item
+                 for item in _results(paths, exported, "export", stdout_busy=output is None))
+        for item, verdict, counts in counted_once(files, Exported.parts):
+            _report(verdict, warnings=False)
+            for w in verdict.warnings:
+                if w["rule"] == "copy":  # (a file's own warnings are the audit's to list; a copy left out is the export's)
+                    Terminal().err(_warning_line(w))
+            if not verdict.ok:
                 invalid += 1
-                continue
-            out.write(item.rows)
+            elif counts:
+                out.write(renamed(item.rows, roster))
     except BaseException:
         out.abandon()
         raise
@@ -259,7 +303,7 @@ def export(
 # --------------------------------------------------------------------------- the site
 
 
-def site(dir: str, output: str) -> int:
+def site(dir: str, output: str, players_file: str | None = None) -> int:
     """``ginlog html DIR -o SITE/``: the index (standings, every match) and a replay page per match."""
     import functools
 
@@ -278,13 +322,19 @@ def site(dir: str, output: str) -> int:
     def done(summary: MatchSummary) -> None:
         _report(summary.verdict)
 
+    roster = _players(players_file)
+    if isinstance(roster, int):
+        return roster
     reading = functools.partial(read_entry, root=dir, site=output)
     try:
-        standings = build_site(_results([dir], reading, "pages"), output, done=done)
+        standings = build_site(_results([dir], reading, "pages"), output, done=done, players=roster)
     except OSError as exc:  # the folder cannot be made or written (nobody may, a name too long)
         return usage_line(f"cannot write {output}: {exc.strerror or exc}")
-    n = standings.valid + standings.invalid
-    Terminal().err(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid")
+    n = standings.valid + standings.invalid + standings.copies
+    copies = f", {standings.copies} a copy of another" if standings.copies else ""
+    for w in standings.warnings:
+        Terminal().err(_warning_line(w))
+    Terminal().err(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid{copies}")
     return EXIT_OK if not standings.invalid else EXIT_INVALID
 
 

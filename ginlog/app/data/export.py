@@ -8,8 +8,9 @@ the standard library, JSON lines, or Parquet through pyarrow (the
 ``ginlog[data]`` extra, imported only then) in row groups of
 :data:`ROW_GROUP` rows, so memory stays flat however many files.
 
-The columns: ``file``; ``match`` (the first line's SHA-256, 16 hex digits:
-the same match under any file name); ``title``; ``player_1``, ``player_2``
+The columns: ``file``; ``match`` (which match: its ``match_id``, 32 hex
+digits, or for a file from before there were ids its first line's SHA-256,
+16 hex digits; the same under any file name); ``title``; ``player_1``, ``player_2``
 (the seats' names); ``date`` (when the hand began: its ``hand_dealt`` line's
 ``ts``, or its ``hand_result`` line's); ``hand`` (its number); ``dealer``;
 ``how`` (knock, gin, big_gin, void, points: a score pad's NAME +POINTS) and ``outcome`` (the same, with undercut);
@@ -42,7 +43,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO
+from typing import IO, Final
 
 from ginlog.app.data.formats import (
     COLUMNS,
@@ -62,12 +63,14 @@ import attrs
 from ginlog.match.dated import DatedReport
 from ginlog.app.check.verdicts import Failed, Verdict
 from ginlog.app.shell.outputs import Replacement
+from ginlog.app.data.copies import Copy
+from ginlog.app.data.players import Players
 from ginlog.app.data.stats import read_for_data, rules_short
 
 __all__ = [
     "COLUMNS", "ROW_GROUP", "FORMATS", "Row", "hand_rows", "Exported", "exported", "RowWriter", "CsvWriter",
     "JsonlWriter",
-    "ParquetWriter", "MissingExtra", "open_writer",
+    "ParquetWriter", "MissingExtra", "open_writer", "renamed", "NAME_COLUMNS",
 ]
 
 def hand_rows(dated: DatedReport) -> Iterator[Row]:
@@ -80,7 +83,7 @@ def hand_rows(dated: DatedReport) -> Iterator[Row]:
     p1, p2 = players
     title = state.title
     rules = rules_short(state.rules)
-    match = None if dated.first_digest is None else dated.first_digest[:16]
+    match = dated.identity
     dates = dated.hand_begins
     path = report.path
     for i, h in enumerate(state.hands):
@@ -105,6 +108,11 @@ class Exported:
 
     verdict: Verdict
     rows: tuple[Row, ...] = ()
+    copy: Copy | None = None  # the file as a copy of its match (a valid file only)
+
+    def parts(self) -> tuple[Verdict, Copy | None]:
+        """What :func:`~ginlog.app.data.copies.counted_once` asks of each file."""
+        return self.verdict, self.copy
 
 
 def exported(path: str) -> Exported | Failed:
@@ -113,8 +121,30 @@ def exported(path: str) -> Exported | Failed:
     dated = read_for_data(path)
     if isinstance(dated, Failed):
         return dated
-    verdict = Verdict.of(dated.report)
-    return Exported(verdict, tuple(hand_rows(dated)) if verdict.ok else ())
+    report = dated.report
+    verdict = Verdict.of(report)
+    if not verdict.ok:
+        return Exported(verdict)
+    identity = dated.identity
+    copy = None if identity is None or report.head is None else Copy(verdict.path, identity, report.lines, report.head, dated.start)
+    return Exported(verdict, tuple(hand_rows(dated)), copy)
+
+
+#: The columns that hold a player's name (what a players file renames).
+NAME_COLUMNS: Final = tuple(COLUMNS.index(c) for c in ("player_1", "player_2", "dealer", "out", "winner"))
+
+
+def renamed(rows: Iterable[Row], players: Players) -> Iterator[Row]:
+    """The rows with each player by the players file's name for them (no players file: as they are)."""
+    if not players:
+        yield from rows
+        return
+    for row in rows:
+        cells = list(row)
+        for i in NAME_COLUMNS:
+            if isinstance(cells[i], str):
+                cells[i] = players.canonical(cells[i])
+        yield tuple(cells)
 
 
 class Export:

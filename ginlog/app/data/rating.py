@@ -11,12 +11,13 @@ The parameters (:data:`INITIAL`, :data:`K`, :data:`SCALE`): everyone starts at
 ``K * (1 - E)``, ``E = 1 / (1 + 10 ** ((R_loser - R_winner) / 400))`` being
 the winner's expected score, with ``K = 32`` (FIDE's and USCF's factor for
 players without a long record). Only finished matches with a winner count;
-they are taken in the order they began (their first line's ``ts``), ties in
-the order they were read.
+they are taken in the order they began (their first line's ``ts``), ties by
+the match's identity (its ``match_id``, or first line's hash), so the ratings
+are the same whatever order the files were named or listed in.
 
-Putting matches in time order means keeping them until the end: 16 bytes a
-rated match (its time, and who played whom with who won, packed in two
-machine integers), and 8 more while they are sorted (in chunks, merged), so
+Putting matches in time order means keeping them until the end: 24 bytes a
+rated match (its time, the first 60 bits of its identity, and who played whom
+with who won, packed in three machine integers), and 8 more while they are sorted (in chunks, merged), so
 a million matches take 24 MB; nothing else here grows with the number of files.
 
 >>> elo = Elo()
@@ -56,6 +57,18 @@ def expected(rating: float, other: float) -> float:
     return 1.0 / (1.0 + math.pow(10.0, (other - rating) / SCALE))
 
 
+def _tie(match: str | None) -> int:
+    """A match's identity as a number that sorts as it does (its first 15 hex digits; none: 0).
+
+    >>> _tie("00000000000001fff"), _tie(None), _tie("zz")
+    (31, 0, 0)
+    """
+    try:
+        return int(match[:15], 16) if match else 0
+    except ValueError:
+        return 0
+
+
 def ts_ms(ts: str | None) -> int:
     """A line's ``ts`` as milliseconds since 1970 (an unreadable one: 0, so before everything).
 
@@ -77,6 +90,7 @@ class Elo:
         self._ids: dict[str, int] = {}
         self._names: list[str] = []
         self._when = array("q")
+        self._tie = array("q")  # the match's identity's first 15 hex digits: ties broken by content, not by order
         self._who = array("q")  # first id << 32 | second id << 1 | winner seat
 
     def _id(self, name: str) -> int:
@@ -88,9 +102,11 @@ class Elo:
             self._names.append(name)
         return i
 
-    def add(self, start: str | None, first: str, second: str, *, winner: Seat) -> None:
-        """A finished match begun at ``start`` between ``first`` and ``second`` (seats 0 and 1), won by seat ``winner``."""
+    def add(self, start: str | None, first: str, second: str, *, winner: Seat, match: str | None = None) -> None:
+        """A finished match begun at ``start`` between ``first`` and ``second`` (seats 0 and 1), won by seat
+        ``winner``; ``match`` (its identity, hex) orders matches begun at the same millisecond."""
         self._when.append(ts_ms(start))
+        self._tie.append(_tie(match))
         self._who.append(self._id(first) << 32 | self._id(second) << 1 | winner)
 
     def __len__(self) -> int:
@@ -110,14 +126,18 @@ class Elo:
         return dict(zip(self._names, ratings))
 
     def _in_time_order(self) -> Iterator[int]:
-        """The matches' indices by start time, ties in the order read.
+        """The matches' indices by start time, ties by identity (then in the order read: only the same match
+        read twice, which the standings never add, would tie on both).
 
         Sorted :data:`CHUNK` at a time into arrays, then merged (``heapq.merge``
         is stable: on a tie the earlier chunk, so the earlier match, comes
         first), so sorting holds 8 bytes a match more, not a Python list of them.
         """
-        when = self._when
-        key = when.__getitem__
+        when, tie = self._when, self._tie
+
+        def key(i: int) -> tuple[int, int]:
+            return when[i], tie[i]
+
         runs = [
             array("q", sorted(range(lo, min(len(when), lo + CHUNK)), key=key)) for lo in range(0, len(when), CHUNK)
         ]

@@ -53,6 +53,7 @@ True
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 import attrs
@@ -64,10 +65,14 @@ from ginlog.game.seats import OTHER, SEATS, Seat
 from ginlog.play.state import MatchState
 
 from ginlog.match.dated import DatedReport
+from ginlog.app.data.copies import Copy, counted_once
+from ginlog.app.data.players import NO_PLAYERS, Lookalikes, Players
 from ginlog.app.data.rating import Elo
+from ginlog.text import quoted
 
 __all__ = [
-    "SeatFigures", "MatchSummary", "summarise", "summary_of", "read_for_data", "seat_figures", "rules_short", "Standings", "PLAYER_KEYS",
+    "SeatFigures", "MatchSummary", "summarise", "summary_of", "read_for_data", "seat_figures", "rules_short", "Standings",
+    "PLAYER_KEYS", "folded",
 ]
 
 #: The keys of one player's object in ``stats --json`` (and the columns of ``--csv``), in order.
@@ -194,7 +199,7 @@ class MatchSummary:
     end: str | None = None
     title: str | None = None
     rules: str | None = None
-    match_id: str | None = None  # the first line's SHA-256, 16 hex digits
+    match_id: str | None = None  # which match: its match_id, or (older files) its first line's SHA-256, 16 hex digits
     head: str | None = None
     figures: tuple[SeatFigures, SeatFigures] | None = None
 
@@ -213,6 +218,30 @@ class MatchSummary:
     @property
     def winner_name(self) -> str | None:
         return None if self.winner is None or self.players is None else self.players[self.winner]
+
+    def copy(self) -> Copy | None:
+        """The file as one copy of its match (:mod:`ginlog.app.data.copies`), if it is a valid one."""
+        if not self.ok or self.match_id is None or self.head is None:
+            return None
+        return Copy(self.file, self.match_id, self.events, self.head, self.start)
+
+    def parts(self) -> tuple[Verdict, Copy | None]:
+        """Its verdict and its copy: what :func:`~ginlog.app.data.copies.counted_once` asks of each file."""
+        return self.verdict, self.copy()
+
+    def renamed(self, players: Players) -> MatchSummary:
+        """The summary with each player by the players file's name for them; both players made one by the
+        players file: an error (rule ``players``), and the file does not count."""
+        if not players or self.players is None:
+            return self
+        a, b = players.canonical(self.players[0]), players.canonical(self.players[1])
+        if (a, b) == self.players:
+            return self
+        if a == b:
+            said = {"file": self.file, "line": None, "event": None, "rule": "players",
+                    "message": f"the players file ({players.path}) makes both players of this match {quoted(a)}"}
+            return attrs.evolve(self, verdict=self.verdict.adding((said,)))
+        return attrs.evolve(self, players=(a, b))
 
     def entry(self) -> dict[str, Any]:
         """The file's entry in ``stats --json``'s ``files``: its verdict and the match in a line."""
@@ -255,7 +284,7 @@ def summarise(dated: DatedReport) -> MatchSummary:
         end=dated.end,
         title=state.title,
         rules=rules_short(state.rules),
-        match_id=None if dated.first_digest is None else dated.first_digest[:16],
+        match_id=dated.identity,
         head=report.head,
         figures=(seat_figures(state, 0), seat_figures(state, 1)),
     )
@@ -299,10 +328,20 @@ class Standings:
         self.elo = Elo()
         self.valid = 0
         self.invalid = 0
+        self.copies = 0  # valid files not counted: another copy of their match counts
+        self.warnings: list[dict[str, Any]] = []  # beyond any one file's (names that look alike across files)
 
-    def add(self, s: MatchSummary) -> None:
+    def add(self, s: MatchSummary, counts: bool = True) -> None:
+        """Fold one file's summary in: an invalid one is counted in :attr:`invalid`, a valid one that does not
+        count (``counts`` false: another copy of its match does) in :attr:`copies`; neither adds a figure.
+
+        The figures are sums and the ratings are played in an order of the matches' own (start, then match),
+        so they are the same whatever order the summaries are added in."""
         if not s.ok or s.players is None or s.figures is None:
             self.invalid += 1
+            return
+        if not counts:
+            self.copies += 1
             return
         self.valid += 1
         over = s.phase == "over"
@@ -331,7 +370,7 @@ class Standings:
             if s.winner == seat:
                 pair.wins[side] += 1
         if over and s.winner is not None:
-            self.elo.add(s.start, a, b, winner=s.winner)
+            self.elo.add(s.start, a, b, winner=s.winner, match=s.match_id)
 
     def players(self) -> list[dict[str, Any]]:
         """One object per player (keys :data:`PLAYER_KEYS`): by matches won, then hand points, then name."""
@@ -413,3 +452,23 @@ def summary_of(path: str) -> MatchSummary:
     small summary, whatever the file holds (a worker sends back this, never the match)."""
     dated = read_for_data(path)
     return MatchSummary(dated.verdict) if isinstance(dated, Failed) else summarise(dated)
+
+
+def folded(
+    items: Iterable[MatchSummary | Failed], standings: Standings, players: Players = NO_PLAYERS
+) -> Iterator[MatchSummary]:
+    """Each file's summary as the standings take it, once every file is in: in the order of the matches' content
+    (:func:`~ginlog.app.data.copies.counted_once`: each match counted once, a copy named in a warning, a fork an
+    error), each player by the players file's name, folded into ``standings`` as it is given. At the end the
+    standings' :attr:`~Standings.warnings` hold the names that look alike across files.
+    """
+    lookalikes = Lookalikes()
+    summaries = (MatchSummary(item.verdict) if isinstance(item, Failed) else item for item in items)
+    for s, verdict, counts in counted_once(summaries, MatchSummary.parts):
+        s = attrs.evolve(s, verdict=verdict).renamed(players)
+        if counts and s.ok and s.players is not None:
+            for name in s.players:
+                lookalikes.see(name, s.file)
+        standings.add(s, counts=counts and s.ok)
+        yield s
+    standings.warnings = lookalikes.warnings()

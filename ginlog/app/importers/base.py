@@ -29,6 +29,7 @@ here registers one and that each has its command.
 from __future__ import annotations
 
 import abc
+import hashlib
 import importlib
 import os
 import pkgutil
@@ -74,12 +75,33 @@ class Importer(abc.ABC):
         """The match file's name for the record at ``path``: its stem and ``.jsonl``."""
         return Path(path).stem + ".jsonl"
 
+    def match_id(self, path: str) -> str:
+        """The imported match's ``match_id``, derived from the record's bytes and the engine's name: the same
+        record imported twice, or by another ginlog, is one match to the standings (:mod:`ginlog.app.data.copies`).
+
+        >>> import tempfile
+        >>> with tempfile.NamedTemporaryFile(suffix=".pad") as f:
+        ...     _ = f.write(b"a record"); f.flush()
+        ...     ids = {Importer.match_id(IMPORTERS.get("x") or _Named(), f.name) for _ in range(2)}
+        >>> len(ids), len(ids.pop())
+        (1, 32)
+        """
+        data = read_record_text(path).encode("utf-8")
+        return hashlib.sha256(b"ginlog import " + self.name.encode() + b"\0" + data).hexdigest()[:32]
+
     def write_one(self, path: str | os.PathLike[str], outdir: str | os.PathLike[str]) -> Path:
-        """Import one record to ``OUTDIR/<output_name>``; refuse to overwrite."""
+        """Import one record to ``OUTDIR/<output_name>``; refuse to overwrite. The first event gets the record's
+        :meth:`match_id` unless the engine's reading gave one."""
+        import attrs
+
+        from ginlog.log.events import MatchStarted
         from ginlog.match.session import MatchSession
 
-        events = self.read(os.fspath(path))
-        out = Path(outdir) / self.output_name(os.fspath(path))
+        name = os.fspath(path)
+        events = self.read(name)
+        if events and isinstance(events[0], MatchStarted) and events[0].match_id is None:
+            events = [attrs.evolve(events[0], match_id=self.match_id(name)), *events[1:]]
+        out = Path(outdir) / self.output_name(name)
         MatchSession.write(out, events)
         return out
 
@@ -105,6 +127,12 @@ class Importer(abc.ABC):
                 if err is not None:
                     err.write(exc.one_line() + "\n")
         return ok, bad
+
+
+class _Named:
+    """(For the doctest of :meth:`Importer.match_id`: anything with a name.)"""
+
+    name = "pad"
 
 
 def read_record_text(path: str) -> str:

@@ -50,6 +50,9 @@ from ginlog.text import visible
 
 from ginlog.match.dated import DatedSteps
 from ginlog.app.check.verdicts import Failed
+from ginlog.app.check.verdicts import Verdict as FileVerdict
+from ginlog.app.data.copies import Copy, counted_once
+from ginlog.app.data.players import NO_PLAYERS, Players
 from ginlog.app.pages.page import Verdict, csp_hash, match_page
 from ginlog.app.shell.outputs import LinkInTheWay, RecordInTheWay, Replacement, is_match_record, sweep, write_whole
 from ginlog.app.pages.page_data import read_page
@@ -110,8 +113,9 @@ def read_entry(path: str, root: str, site: str) -> SiteEntry:
     return SiteEntry(summary, f"matches/{name}", verdict.one_line())
 
 
-def index_row(entry: SiteEntry, href: str | None) -> str:
-    """One match in the index's table, every record string escaped."""
+def index_row(entry: SiteEntry, href: str | None, counts: bool = True) -> str:
+    """One match in the index's table, every record string escaped (a valid copy that does not count, another
+    copy of its match counting: marked so, with why as its title)."""
     s = entry.summary
     if s.players is None:
         players = score = winner = ""
@@ -119,7 +123,10 @@ def index_row(entry: SiteEntry, href: str | None) -> str:
         players = f"{_esc(s.players[0])} v {_esc(s.players[1])}"
         score = " &middot; ".join(f"{_esc(p)} {t}" for p, t in zip(s.players, s.totals))
         winner = _esc(s.winner_name) if s.winner_name else ("abandoned" if s.phase == "abandoned" else "unfinished" if s.phase != "over" else "nobody")
-    if s.ok:
+    if s.ok and not counts:
+        why = next((w["message"] for w in s.verdict.warnings if w["rule"] == "copy"), "")
+        verdict = f'<td class="copy" title="{_esc(why)}">a copy: counted once</td>'
+    elif s.ok:
         verdict = '<td class="ok">valid</td>'
     else:
         n = s.verdict.errors_total
@@ -138,7 +145,7 @@ h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
 th{background:#eee}td.n,th.n{text-align:right}
-td.ok{color:#176b2c}td.bad{color:#a31515;font-weight:600}td.file{color:#666;font-size:.85em;word-break:break-all}
+td.ok{color:#176b2c}td.copy{color:#666}td.bad{color:#a31515;font-weight:600}td.file{color:#666;font-size:.85em;word-break:break-all}
 a{color:#1a4f9c}footer{margin-top:2rem;color:#666;font-size:.85em}
 """
 
@@ -205,12 +212,17 @@ def _write_page(site: str, name: str, page: str) -> None:
         os.close(fd)
 
 
+def _parts(entry: SiteEntry) -> tuple[FileVerdict, Copy | None]:
+    return entry.summary.parts()
+
+
 def build_site(
     entries: Iterable[SiteEntry | Failed],
     site: str,
     *,
     title: str = "ginlog matches",
     done: Callable[[MatchSummary], None] | None = None,
+    players: Players = NO_PLAYERS,
 ) -> Standings:
     """Write the site's index for ``entries`` (what :func:`read_entry` made of each file, its page written,
     or a file that could not be read) into ``site``.
@@ -218,8 +230,13 @@ def build_site(
     ``entries`` is taken lazily, after the folder is entered: the many-file
     loop over :func:`read_entry` (``functools.partial(read_entry, root=DIR,
     site=SITE)``). ``done`` is called with each file's
-    summary as it comes (to list the invalid files). Returns the standings
-    (their ``valid`` and ``invalid`` counts too).
+    summary once every file is in (to list the invalid files and the copies). Returns the standings
+    (their ``valid``, ``invalid`` and ``copies`` counts too).
+
+    Each match counts once, and the index lists the files in the order the
+    matches began, whatever the order they were read in
+    (:func:`~ginlog.app.data.copies.counted_once`); ``players`` names each
+    player as the club's players file does.
 
     The site's folder and its ``matches/`` are entered without following a
     link (:class:`SiteFolder`); every file goes in through
@@ -231,14 +248,17 @@ def build_site(
         standings = Standings()
         written: list[str] = []
         with tempfile.TemporaryFile("w+", encoding="utf-8") as rows:
-            for item in entries:
-                entry = SiteEntry(MatchSummary(item.verdict), None, item.verdict.one_line()) if isinstance(item, Failed) else item
+            read = (SiteEntry(MatchSummary(item.verdict), None, item.verdict.one_line()) if isinstance(item, Failed) else item
+                    for item in entries)
+            for entry, verdict, counts in counted_once(read, _parts):
+                summary = attrs.evolve(entry.summary, verdict=verdict).renamed(players)
+                entry = attrs.evolve(entry, summary=summary, problem=summary.verdict.one_line())
                 if entry.href is not None:
                     written.append(entry.href.removeprefix("matches/"))
-                standings.add(entry.summary)
-                rows.write(index_row(entry, entry.href))
+                standings.add(summary, counts=counts and summary.ok)
+                rows.write(index_row(entry, entry.href, counts or not summary.ok))
                 if done is not None:
-                    done(entry.summary)
+                    done(summary)
             rows.seek(0)
             with Replacement("index.html", dir_fd=folder.fd) as index:
                 out = io.TextIOWrapper(index.file, encoding="utf-8")
