@@ -182,3 +182,21 @@ def test_a_rebuilt_site_removes_the_pages_of_withdrawn_matches_and_nothing_else(
     assert after == sorted([*kept, "notes.txt", "fake-0123456789.html"])
     assert "table-view-match" not in (site / "index.html").read_text(encoding="utf-8")
     assert leftovers(site) == [] and leftovers(site / "matches") == []
+
+
+def test_an_import_never_writes_through_a_link_in_its_output_folder(tmp_path: Path) -> None:
+    """A link planted at an import's output name (to a record, or dangling) is refused, and nothing is written
+    through it: the record behind it is unchanged and nothing appears where the dangling link points."""
+    from ginlog.app.importers.openspiel import import_files
+
+    records = sorted((Path(__file__).parent / "data" / "openspiel" / "records").glob("*.txt"))[:3]
+    out = tmp_path / "out"
+    out.mkdir()
+    victim = tmp_path / "victim.jsonl"
+    shutil.copy(SAMPLES / "standard-match.jsonl", victim)
+    (out / f"{records[0].stem}.jsonl").symlink_to(victim)
+    (out / f"{records[1].stem}.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    ok, bad = import_files([str(r) for r in records], out)
+    assert (ok, bad) == (1, 2)
+    assert victim.read_bytes() == (SAMPLES / "standard-match.jsonl").read_bytes()
+    assert not (tmp_path / "nowhere.jsonl").exists()
