@@ -80,8 +80,8 @@ _CHILD = textwrap.dedent("""
     out = Replacement(sys.argv[1])
     out.file.write(b"half a file")
     out.file.flush()
-    print("ready", flush=True)
-    try:
+    try:  # (the "ready" inside: a Ctrl-C may come as soon as it is written, before print returns)
+        print("ready", flush=True)
         time.sleep(30)
     except KeyboardInterrupt:
         out.abandon()

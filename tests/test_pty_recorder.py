@@ -306,3 +306,35 @@ def test_ginlog_undo_of_a_finished_match_asks_at_a_terminal(over: Path) -> None:
     assert code == 0 and "undone: event 9, Ann shows" in plain(text)
     state = read_match(str(over)).state
     assert state is not None and not state.finished
+
+
+@pytest.mark.parametrize("bracketed", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["key by key", "bracketed"])
+def test_a_huge_paste_is_cut_at_the_longest_entry_at_once(match: Path, bracketed: bool) -> None:
+    """A 200,000-character paste froze the recorder (a minute, 2 GB): the line now stops at the longest legal
+    entry, says so, drops the rest (key by key: everything waiting too), and Enter still refuses the entry."""
+    from ginlog.app.record.language import MAX_ENTRY
+
+    before = match.read_bytes()
+    t = Table("record", match)
+    t.expect("Choose the first dealer")  # the status line: the editor is up (the terminal in raw mode)
+    t.mark()
+    text = "note " + "x" * (2 * MAX_ENTRY)  # (200,000 in the benchmark of the recorder's keys: the same path)
+    t.send(f"\x1b[200~{text}\x1b[201~" if bracketed else text)
+    # (read in blocks: the line is drawn again as it grows, more than Table.expect's one character at a time can
+    # read within its timeout; 30 s here stands for "never a hang", not for a speed)
+    want, shown, deadline = f"An entry is at most {MAX_ENTRY:,} characters: the rest was not taken.", "", 30.0
+    while want not in plain(shown):
+        try:
+            shown += t.child.read_nonblocking(1 << 16, timeout=deadline)
+        except pexpect.TIMEOUT:
+            raise AssertionError(f"never said; the terminal shows:\n{plain(shown)[-800:]}") from None
+        if CPR.search(shown.encode()):
+            t.send("\x1b[30;1R")
+            shown = CPR.sub(b"", shown.encode()).decode()
+    assert plain(shown).count("x") < 2 * MAX_ENTRY  # the line was never drawn longer than the cut
+    t.mark()
+    t.send("\r")
+    t.expect("refused: text is longer than")
+    t.line("quit", "Stopped at event 1")
+    assert t.end()[0] == 0
+    assert match.read_bytes() == before

@@ -19,6 +19,8 @@ recorder and every other command start as fast as before.
 
 from __future__ import annotations
 
+import contextlib
+
 import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -138,6 +140,15 @@ def _shown_processor() -> Any:
     return Shown()
 
 
+def _drop_waiting(event: Any) -> None:
+    """Drop the keys waiting to be handled and the input the terminal holds unread (a line already full)."""
+    import termios
+
+    event.app.key_processor.input_queue.clear()
+    with contextlib.suppress(Exception):  # not a terminal (a test's pipe): nothing is held
+        termios.tcflush(event.app.input.fileno(), termios.TCIFLUSH)
+
+
 class LineEditor:
     """The recorder's line editor at a terminal; :meth:`read_line` and :meth:`ask` are :data:`ReadLine`\\ s.
 
@@ -158,13 +169,20 @@ class LineEditor:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.completion import CompleteEvent, Completer, Completion
         from prompt_toolkit.document import Document
+        from prompt_toolkit.application.current import get_app
+        from prompt_toolkit.buffer import Buffer
+        from prompt_toolkit.filters import Condition
         from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+        from prompt_toolkit.keys import Keys
+
+        from ginlog.app.record.language import MAX_ENTRY
 
         from ginlog.app.record.completion import choices
         from ginlog.app.record.status import status_line
 
         self._state = state
         self._armed = False  # a Ctrl-C on an empty line was pressed: the next one stops
+        self._full = False  # typing or a paste went past the longest entry: the rest was not taken
 
         class Entries(Completer):
             def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
@@ -172,6 +190,36 @@ class LineEditor:
                     yield Completion(c.text, start_position=-c.length, display=c.shown)
 
         keys = KeyBindings()
+
+        # An entry is at most MAX_ENTRY characters (the longest legal one), so the line never grows past it: a
+        # 200,000-character paste took a minute of re-drawing and 2 GB before the entry was refused. (Typed or
+        # pasted without bracketed paste, characters come one at a time: the line is cut back as it passes the
+        # limit. A bracketed paste is cut before it goes in.)
+        def cut(buf: Buffer) -> None:
+            if len(buf.text) > MAX_ENTRY:
+                self._full = True
+                buf.document = Document(buf.text[:MAX_ENTRY], min(buf.cursor_position, MAX_ENTRY))
+
+        at_most = Condition(lambda: len(get_app().current_buffer.text) >= MAX_ENTRY)
+
+        # (Not eager: a key with a binding of its own, Enter or Ctrl-C, still has it; a character is dropped, and
+        # with it whatever else is waiting to be read: a paste without brackets comes as one key a character, and
+        # prompt_toolkit's 0.1 ms a key would make 200,000 of them half a minute.)
+        @keys.add(Keys.Any, filter=at_most)
+        def _full(event: KeyPressEvent) -> None:
+            self._full = True
+            _drop_waiting(event)
+            event.app.invalidate()
+
+        @keys.add(Keys.BracketedPaste, eager=True)
+        def _paste(event: KeyPressEvent) -> None:
+            buf = event.app.current_buffer
+            data = event.data.replace("\r\n", "\n").replace("\r", "\n")
+            room = max(0, MAX_ENTRY - len(buf.text))
+            if len(data) > room:
+                self._full = True
+                data = data[:room]
+            buf.insert_text(data)
 
         @keys.add("c-c")
         def _ctrl_c(event: KeyPressEvent) -> None:
@@ -186,6 +234,8 @@ class LineEditor:
                 event.app.invalidate()
 
         def toolbar() -> str:
+            if self._full:
+                return f"An entry is at most {MAX_ENTRY:,} characters: the rest was not taken."
             return STOP_HINT if self._armed else status_line(state())
 
         self._session: PromptSession[str | None] = PromptSession(
@@ -201,6 +251,8 @@ class LineEditor:
         self._question: PromptSession[str | None] = PromptSession(
             key_bindings=keys, input_processors=[_shown_processor()], input=input, output=output
         )
+        for session in (self._session, self._question):
+            session.default_buffer.on_text_changed += cut
 
     def read_line(self, prompt: str) -> str | None:
         """An entry, edited at the terminal (kept in the history); None on a stop (Ctrl-D, a second Ctrl-C)."""
@@ -211,7 +263,7 @@ class LineEditor:
         return self._read(self._question, prompt)
 
     def _read(self, session: Any, prompt: str) -> str | None:
-        self._armed = False
+        self._armed = self._full = False
         try:
             line = session.prompt(visible(prompt))
         except (EOFError, KeyboardInterrupt):
