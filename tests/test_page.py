@@ -6,20 +6,29 @@ The browser half (keys, cards on screen, a hostile record in Chromium) is ``test
 from __future__ import annotations
 
 import html.parser
+import io
 import json
 import re
+import sys
+import types
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ginlog.app.cli.data import page as html_command
-from ginlog.app.pages.page import chart_svg, csp_hash, embed_json, match_page
+from ginlog.app.pages.page import chart_svg, csp_hash, embed_json, match_page, write_page
 from ginlog.app.pages.page_data import Verdict, frame, match_data
 from ginlog.game.cards import cards_mask, mask_cards
+from ginlog.game.rules import preset
+from ginlog.match.reading import Step
 from ginlog.text import visible
 
-from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of
+from page_matches import (
+    HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, decoded_frames, full_frames, hostile_match, long_match,
+    noted_match, steps_of,
+)
 
 ASSETS = Path(__file__).resolve().parent.parent / "ginlog" / "app" / "pages" / "page_assets"
 SAMPLE_FILES = sorted(SAMPLES.glob("*.jsonl"))
@@ -126,7 +135,7 @@ def test_data_round_trips_and_follows_the_states(path: Path) -> None:
     _, data = embedded(page)
     steps2, errors = steps_of(path)
     assert data == json.loads(json.dumps(match_data(steps2, Verdict.of(errors, steps2[-1].digest))))
-    frames = data["frames"]
+    frames = decoded_frames(data)
     assert [f["n"] for f in frames] == [s.seq for s in steps]
     before = None
     for s, f in zip(steps, frames):
@@ -185,7 +194,7 @@ def test_hostile_text_stays_data(hostile: tuple[str, list[Any]]) -> None:
     assert not [a for _, a in p.tags if any(k.startswith("on") for k in a)]
     # The text is all there, made visible where it holds controls.
     assert data["match"]["players"] == list(HOSTILE_NAMES) and data["match"]["title"] == visible(HOSTILE_TITLE)
-    texts = [f["text"] for f in data["frames"]]
+    texts = [f["text"] for f in decoded_frames(data)]
     for note in HOSTILE_NOTES:
         assert "Note: " + visible(note) in texts
     assert any(HOSTILE_REASON in t for t in texts)
@@ -217,7 +226,7 @@ def test_html_command_shows_an_invalid_record_with_its_problems(tmp_path: Path, 
     _, data = embedded(out.read_text(encoding="utf-8"))
     v = data["match"]["verdict"]
     assert not v["ok"] and any("[turn-order]" in e and "event 8" in e for e in v["errors"])
-    assert 8 not in [f["n"] for f in data["frames"]], "the illegal event is not shown as played"
+    assert 8 not in [f["n"] for f in decoded_frames(data)], "the illegal event is not shown as played"
     # Nothing readable: no page, a message.
     assert html_command(str(tmp_path / "missing.jsonl"), str(tmp_path / "none.html")) == 1
     assert not (tmp_path / "none.html").exists() and capsys.readouterr().err
@@ -241,3 +250,121 @@ def test_a_16_hand_page_stays_small(tmp_path: Path) -> None:
     size = len(page.encode("utf-8"))
     assert size < 1_000_000, f"{size} bytes"
     assert re.search(r'<svg id="chart"', page)
+
+
+@pytest.fixture(scope="module")
+def noted(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Two matches with many notes and corrections (some undo a hand's last line, some two events at once):
+    standard rules, and Hollywood played to its end."""
+    folder = tmp_path_factory.mktemp("noted")
+    return [noted_match(folder / "standard.jsonl", 700, seed=3), noted_match(folder / "hollywood.jsonl", 600, seed=4, rules=preset("hollywood"))]
+
+
+def test_the_compact_frames_rebuild_the_reducers_frames(noted: list[Path]) -> None:
+    """The frames the page carries (what changed since the event before) decode to :func:`frame`'s for every
+    step, through a decoder written from the format's description; the page is a fraction of the full frames."""
+    for path in noted:
+        steps, errors = steps_of(path)
+        assert not errors
+        kinds = [type(s.event).__name__ for s in steps]
+        assert kinds.count("Note") > 30 and kinds.count("Correction") > 20, path.name
+        page, _ = page_of(path)
+        _, data = embedded(page)
+        full = full_frames(steps)
+        assert decoded_frames(data) == full, path.name
+        compact = json.dumps(data["frames"], ensure_ascii=False, separators=(",", ":"))
+        assert len(compact) * 3 < len(json.dumps(full, ensure_ascii=False, separators=(",", ":"))), path.name
+    assert steps[-1].state.phase == "over" and steps[-1].state.rules.hollywood is not None
+
+
+def test_texts_past_the_numbered_ones_are_written_out(noted: list[Path]) -> None:
+    """A page numbers its first distinct texts only (memory stays bounded); the rest are written in full each time."""
+    steps, _ = steps_of(noted[0])
+    out = io.BytesIO()
+    write_page(steps, out, lambda last: Verdict(head=last.digest), texts_kept=7)
+    _, data = embedded(out.getvalue().decode("utf-8"))
+    assert data["texts"] == 7 and decoded_frames(data) == full_frames(steps)
+    numbered = [f["x"] for f in data["frames"] if isinstance(f["x"], int)]
+    assert numbered and max(numbered) == 6
+
+
+def test_the_page_is_written_as_the_match_is_read(tmp_path: Path) -> None:
+    """Frames go out in chunks while the steps are still coming (no list of every frame), and the page of a
+    match with many notes and corrections is smaller than its file (it was 2.7 times the file)."""
+    path = noted_match(tmp_path / "n.jsonl", 2500, seed=5)
+    steps, errors = steps_of(path)
+    read = 0
+
+    def counted() -> Iterator[Step]:
+        nonlocal read
+        for s in steps:
+            read += 1
+            yield s
+
+    class Out(io.BytesIO):
+        seen: list[int] = []
+
+        def write(self, b: Any) -> int:
+            self.seen.append(read)
+            return super().write(b)
+
+    out = Out()
+    assert write_page(counted(), out, lambda last: Verdict.of(errors, last.digest)) is steps[-1]
+    assert len(out.seen) > 3 and out.seen[1] < len(steps) // 2, out.seen
+    page = out.getvalue().decode("utf-8")
+    assert page == page_of(path)[0]
+    assert len(out.getvalue()) < path.stat().st_size, (len(out.getvalue()), path.stat().st_size)
+    # Every chunk escaped: the notes' markup and line separators stay inside the data, as text.
+    raw, data = embedded(page)
+    assert not set(raw) & set("<>&\u2028\u2029") and len(parse(page).elements("script")) == 2
+    notes = [f["text"] for f in decoded_frames(data) if f["type"] == "note"]
+    assert sum("</script>" in t for t in notes) > 20 and any("<U+2028>" in t for t in notes)  # made visible
+
+
+class Failing(io.BytesIO):
+    """A stream that gives ``good`` bytes of a file, then fails as a disk does."""
+
+    def __init__(self, data: bytes, good: int) -> None:
+        super().__init__(data)
+        self.good = good
+
+    def read1(self, n: int | None = -1) -> bytes:
+        if self.tell() >= self.good:
+            raise OSError(5, "Input/output error")
+        return super().read1(min(self.good if n is None or n < 0 else n, self.good - self.tell()))
+
+    def read(self, n: int | None = -1) -> bytes:
+        return self.read1(n)
+
+
+def test_a_reading_that_stops_leaves_no_page(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page is written as the file is read; a file that cannot be read to its end leaves nothing at -o
+    (and nothing on standard output), as when the page was made after the reading."""
+    path = noted_match(tmp_path / "n.jsonl", 2000, seed=6)
+    data = path.read_bytes()
+    stdin = types.SimpleNamespace(buffer=Failing(data, len(data) // 2))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    out = tmp_path / "p.html"
+    assert html_command("-", str(out)) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["n.jsonl"]
+    assert capsys.readouterr().err == "<stdin>: cannot read <stdin>: Input/output error [file]\n"
+    stdin.buffer = Failing(data, len(data) // 2)
+    assert html_command("-", None) == 1
+    said = capsys.readouterr()
+    assert said.out == "" and said.err == "<stdin>: cannot read <stdin>: Input/output error [file]\n"
+
+
+@pytest.mark.slow
+def test_a_200000_event_page_is_bounded(tmp_path: Path) -> None:
+    """Issue 20: ``ginlog html`` of a legal 200,000-event match with many notes and corrections (40 MB) took
+    2.9 GB and wrote a page 2.7 times the file; now under 400 MB, and a page under twice the file
+    (``benchmarks/bench_page.py --memory 200000`` prints the figures)."""
+    from benchmarking import loaded
+
+    match, page = tmp_path / "long.jsonl", tmp_path / "long.html"
+    for bench in loaded("bench_page"):
+        size = bench.write_events(match, bench.noted_events(200_000, 1))
+        peak, _cpu, code = bench.html_in_child(match, page, bench.ROOT)
+    assert code == 0
+    assert peak < 400, f"{peak:.0f} MB"
+    assert page.stat().st_size < 2 * size, (page.stat().st_size, size)

@@ -7,6 +7,7 @@ public API, never written down. Without Playwright or a Chromium the tests skip,
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,13 +15,18 @@ from typing import Any
 import pytest
 
 from ginlog.app.cli.data import page as html_command
+from ginlog.app.pages.page import write_page
+from ginlog.app.pages.page_data import Verdict
 from ginlog.game.cards import cards_mask, mask_cards
-from ginlog.log.events import HandDealt
+from ginlog.game.rules import preset
+from ginlog.log.events import Correction, HandDealt
 from ginlog.match.reading import Step
 from ginlog.text import visible
 
 from browsing import watched
-from page_matches import HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, hostile_match, long_match, steps_of
+from page_matches import (
+    HOSTILE_NAMES, HOSTILE_NOTES, HOSTILE_REASON, HOSTILE_TITLE, SAMPLES, full_frames, hostile_match, long_match, noted_match, steps_of,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -271,3 +277,36 @@ def test_a_16_hand_match_reports_when_it_is_ready(open_page: Any, tmp_path: Path
     page.keyboard.press("End")
     check(page, steps[-1])
     assert page.eval_on_selector_all("svg#chart polyline", "ls => ls.map(l => l.points.numberOfItems)") == [17, 17]
+
+
+#: Every frame as the page's script rebuilds it: in order, backwards, then jumping about (a fixed shuffle).
+FRAMES = """() => {
+  const g = window.ginlogFrames, n = g.count, order = [];
+  for (let i = 0; i < n; i++) order.push(i);
+  for (let i = n - 1; i >= 0; i--) order.push(i);
+  let x = 12345;
+  for (let i = 0; i < n; i++) { x = (x * 1103515245 + 12345) % 2147483648; order.push(x % n); }
+  return {n: n, order: order, frames: order.map((i) => JSON.stringify(g.frame(i)))};
+}"""
+
+
+def test_the_script_rebuilds_the_reducers_frames(browser: Any, tmp_path: Path) -> None:
+    """The page's script, from the compact frames, gives :func:`frame`'s frame for every step of a Hollywood match
+    with many notes and corrections (hands finished twice, two events undone at once), stepping on, back and
+    jumping; and the texts past the numbered ones too."""
+    path = noted_match(tmp_path / "noted.jsonl", 400, seed=4, rules=preset("hollywood"))
+    steps, errors = steps_of(path)
+    assert not errors and sum(isinstance(s.event, Correction) for s in steps) > 15
+    full = full_frames(steps)
+    out = tmp_path / "noted.html"
+    with open(out, "wb") as fh:  # 40 texts numbered: the later ones are written out each time
+        write_page(steps, fh, lambda last: Verdict(head=last.digest), texts_kept=40)
+    page = watched(browser)
+    page.goto(out.as_uri())
+    page.wait_for_function("document.body.dataset.ready === '1'", timeout=10_000)
+    got = page.evaluate(FRAMES)
+    assert got["n"] == len(steps)
+    for i, text in zip(got["order"], got["frames"]):
+        assert json.loads(text) == full[i], f"frame {i}"
+    assert not page.problems and not page.dialogs
+    page.close()

@@ -40,6 +40,7 @@ with the verdict, so an invalid record can still be looked at. Without
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -344,33 +345,51 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
     Problems are reported one a line on standard error; the exit status is
     returned, not raised (see the module's docstring).
     """
-    from ginlog.app.pages.page import Verdict, match_page
-    from ginlog.app.pages.page_data import read_page
-    from ginlog.app.shell.outputs import refusal, write_whole
+    import shutil
+    import tempfile
+
+    from ginlog.app.pages.page import page_of_file
+    from ginlog.app.shell.outputs import Replacement, refusal
 
     if output is not None and (why := refusal(output, [match])):
         return usage_line(why)
     name = "<stdin>" if match == "-" else match
     source: str | BinaryIO = sys.stdin.buffer if match == "-" else match
-    steps, verdict = read_page(source, name)
     terminal = Terminal()
-    if not verdict.ok:
-        _report(verdict)
-    if not steps:
-        return EXIT_INVALID
-    page = match_page(steps, verdict=Verdict.of_file(verdict, steps[-1].digest), title=title)
-    data = page.encode("utf-8")
     if output is None or output == "-":
-        if terminal.is_terminal():  # a page's text is visible already; the sink makes sure of it
-            terminal.data(page)
-        else:
-            sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        # The page is written as it is read, so first to a temporary file: a reading that stops leaves no half page.
+        with tempfile.TemporaryFile() as spool:
+            last, verdict = page_of_file(source, name, spool, title=title)
+            if last is not None:
+                spool.seek(0)
+                if terminal.is_terminal():  # a page's text is visible already; the sink makes sure of it
+                    stream = terminal.data_stream()
+                    text = io.TextIOWrapper(spool, encoding="utf-8")
+                    while chunk := text.read(1 << 16):
+                        stream.write(chunk)
+                    text.detach()
+                else:
+                    sys.stdout.flush()
+                    shutil.copyfileobj(spool, sys.stdout.buffer)
+                sys.stdout.flush()
     else:
         try:
-            write_whole(output, data)
+            out = Replacement(output)
         except OSError as exc:
             return usage_line(f"cannot write {output}: {exc.strerror or exc}")
-    if verdict.ok:
-        _report(verdict)  # the warnings, once the page is written (a failure to write it stays one line)
+        try:
+            last, verdict = page_of_file(source, name, out.file, title=title)
+            if last is None:
+                out.abandon()
+            else:
+                out.done()
+        except OSError as exc:
+            out.abandon()
+            return usage_line(f"cannot write {output}: {exc.strerror or exc}")
+        except BaseException:
+            out.abandon()
+            raise
+    _report(verdict)  # the problems, or the warnings once the page is written (a failure to write it stays one line)
+    if last is None:
+        return EXIT_INVALID
     return EXIT_OK if verdict.ok else EXIT_INVALID

@@ -7,6 +7,13 @@ script and the style are inline, a Content-Security-Policy ``<meta>`` lets
 only that script and that style run (by their hashes) and forbids every
 fetch, so it opens the same from ``file://``, a mail attachment or a server.
 
+The page is written as the match is read (:func:`write_page`): the head, then
+the data element with one compact frame per event
+(:class:`~ginlog.app.pages.page_data.CompactFrames`: what changed since the
+event before; the script rebuilds the frames), then, once the last event is
+read, the match-level part, the chart and the script. Memory does not grow
+with the match, and the page is a fraction of the frames' full size.
+
 Record text is never markup here. The data (:mod:`ginlog.app.pages.page_data`, the
 only reader of the state) goes in a ``<script type="application/json">`` with
 ``<``, ``>``, ``&``, U+2028 and U+2029 written as ``\\u003c`` and so on, so no
@@ -33,21 +40,37 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib import resources
-from typing import Any, Final
+from typing import IO, Any, Final
 
 from ginlog import __version__
-from ginlog.match.reading import Step
+from ginlog.app.check.verdicts import Verdict as FileVerdict
+from ginlog.errors import EventError, GinlogError, StoreError
+from ginlog.log.reader import Source
+from ginlog.match.policy import POLICY
+from ginlog.match.reading import Step, walk
+from ginlog.match.visitors import Steps
+from ginlog.play.state import MatchState
 
-from ginlog.app.pages.page_data import Verdict, frame, match_data
+from ginlog.app.pages.page_data import TEXTS_KEPT, CompactFrames, Verdict, frame, match_data, match_part, page_title, visible
 
-__all__ = ["match_page", "embed_json", "chart_svg", "csp_hash", "Verdict", "frame", "match_data"]
+__all__ = ["match_page", "write_page", "page_of_file", "embed_json", "chart_svg", "csp_hash", "Verdict", "frame", "match_data"]
 
 #: What :func:`embed_json` writes as ``\\uXXXX``: whatever could end a script element or an HTML comment
 #: (``</script``, ``<!--``), and the two line separators old JavaScript parsers choke on.
 _JSON_ESCAPES: Final = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def _escaped(text: str) -> str:
+    """JSON text with what could end a script element written as ``\\uXXXX`` (see :func:`embed_json`)."""
+    # One str.replace per character, not str.translate: on a page's JSON (tens of KB) it is
+    # about 17x faster, and no replacement holds a character another one replaces.
+    for char, escape in _JSON_ESCAPES.items():
+        text = text.replace(char, escape)
+    return text
 
 
 def embed_json(data: Any) -> str:
@@ -61,12 +84,7 @@ def embed_json(data: Any) -> str:
     >>> json.loads(embed_json({"note": "</script>\\u2028"})) == {"note": "</script>\\u2028"}
     True
     """
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    # One str.replace per character, not str.translate: on a page's JSON (tens of KB) it is
-    # about 17x faster, and no replacement holds a character another one replaces.
-    for char, escape in _JSON_ESCAPES.items():
-        text = text.replace(char, escape)
-    return text
+    return _escaped(json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
 def csp_hash(text: str) -> str:
@@ -140,7 +158,8 @@ def chart_svg(match: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-_PAGE: Final = """<!doctype html>
+#: The page up to its frames (the data element opened: the frames follow, then :data:`_TAIL`).
+_HEAD: Final = """<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -153,6 +172,10 @@ _PAGE: Final = """<!doctype html>
 <style>{css}</style>
 </head>
 <body>
+<script type="application/json" id="ginlog-data">{{"frames":["""
+
+#: The page after its frames: the rest of the data, the body, the script.
+_TAIL: Final = """],"types":{types},"texts":{texts},"match":{match}}}</script>
 <header class="top">
 <h1 id="title">{title}</h1>
 <p id="players"></p>
@@ -204,23 +227,18 @@ _PAGE: Final = """<!doctype html>
 <section id="audit"><h2>Audit</h2><div id="verdict"></div></section>
 <section id="rules"><h2>Rules</h2><p id="rules-summary"></p><details><summary>every rule</summary><table id="rules-table"></table></details></section>
 <footer><p>Keys: &larr; &rarr; one event, Home/End first/last, PageUp/PageDown one hand. Made by ginlog {version}; this file needs no network.</p></footer>
-<script type="application/json" id="ginlog-data">{data}</script>
 <script>{js}</script>
 </body>
 </html>
 """
 
 
-def match_page(steps: Sequence[Step], *, verdict: Verdict, title: str | None = None) -> str:
-    """The whole page for a match file's ``steps`` (in order, at least the first line), as text.
+#: How many characters of compact frames are gathered before they are written out.
+_CHUNK: Final = 1 << 16
 
-    ``verdict`` is what reading the file found wrong (shown in the page's
-    audit box); ``title`` defaults to the match's own title, then to the
-    players' names. Pure: it reads nothing but the packaged script and style.
-    """
-    data = match_data(steps, verdict, title)
-    css, js = _asset("viewer.css"), _asset("viewer.js")
-    csp = "; ".join(
+
+def _csp(css: str, js: str) -> str:
+    return "; ".join(
         [
             "default-src 'none'",
             f"script-src {csp_hash(js)}",
@@ -230,12 +248,114 @@ def match_page(steps: Sequence[Step], *, verdict: Verdict, title: str | None = N
             "form-action 'none'",
         ]
     )
-    return _PAGE.format(
-        csp=csp,
-        version=__version__,
-        title=html.escape(data["match"]["title"]),
-        css=css,
-        chart=chart_svg(data["match"]),
-        data=embed_json(data),
-        js=js,
+
+
+def write_page(
+    steps: Iterable[Step],
+    out: IO[bytes],
+    verdict: Callable[[Step], Verdict],
+    *,
+    title: str | None = None,
+    texts_kept: int = TEXTS_KEPT,
+) -> Step | None:
+    """Write the page of ``steps`` (a match file's, in order) to ``out`` as they come; the last step, or None
+    (nothing written) when there is none.
+
+    Only one step and the compact frame before are held at a time
+    (:class:`~ginlog.app.pages.page_data.CompactFrames`), and the frames go out
+    in chunks of about 64 KB. ``verdict`` is asked once the last step is
+    read, with it: what reading the file found wrong (the page's audit box).
+    ``title`` defaults to the match's own title, then to the players' names;
+    ``texts_kept``: how many distinct texts the frames number (the tests make it small).
+    """
+    it = iter(steps)
+    first = next(it, None)
+    if first is None:
+        return None
+    css, js = _asset("viewer.css"), _asset("viewer.js")
+    state: MatchState = first.state
+    shown_title = html.escape(page_title(state, title))
+    out.write(_HEAD.format(csp=_csp(css, js), version=__version__, title=shown_title, css=css).encode("utf-8"))
+    frames = CompactFrames(state.players, texts_kept)
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    chunk: list[str] = []
+    size, sep = 0, ""
+    before: MatchState | None = None
+    last = first
+    for s in _chained(first, it):
+        text = dumps(frames.add(visible(frame(s, before))))
+        chunk.append(text)
+        size += len(text)
+        if size >= _CHUNK:
+            out.write((sep + _escaped(",".join(chunk))).encode("utf-8"))
+            chunk, size, sep = [], 0, ","
+        before, last = s.state, s
+    if chunk:
+        out.write((sep + _escaped(",".join(chunk))).encode("utf-8"))
+    match = match_part(last.state, verdict(last), title)
+    tail = _TAIL.format(
+        types=embed_json(frames.types), texts=texts_kept, match=embed_json(match), version=__version__, title=shown_title,
+        chart=chart_svg(match), js=js,
     )
+    out.write(tail.encode("utf-8"))
+    return last
+
+
+def _chained(first: Step, rest: Iterator[Step]) -> Iterator[Step]:
+    yield first
+    yield from rest
+
+
+def match_page(steps: Sequence[Step], *, verdict: Verdict, title: str | None = None) -> str:
+    """The whole page for a match file's ``steps`` (in order, at least the first line), as text.
+
+    ``verdict`` is what reading the file found wrong (shown in the page's
+    audit box); ``title`` defaults to the match's own title, then to the
+    players' names. Pure: it reads nothing but the packaged script and style.
+    """
+    if not steps:
+        raise ValueError("a match page needs at least the match_started line")
+    out = io.BytesIO()
+    write_page(steps, out, lambda _last: verdict, title=title)
+    return out.getvalue().decode("utf-8")
+
+
+def page_of_file(
+    source: Source, name: str, out: IO[bytes], *, visitor: Steps | None = None, title: str | None = None
+) -> tuple[Step | None, FileVerdict]:
+    """Read a match file and write its page to ``out`` as it is read; the last step and the file's
+    :class:`~ginlog.app.check.verdicts.Verdict`, as every command gives it.
+
+    The last step is None when there is no page: the file has no event, or
+    could not be read to its end (what ``out`` holds then is to be thrown
+    away; the verdict has the one problem). ``visitor`` (a
+    :class:`~ginlog.match.visitors.Steps` under the reading policy by default)
+    is read through. An ``OSError`` raised is ``out``'s: writing failed.
+    """
+    visitor = visitor if visitor is not None else Steps(policy=POLICY)
+    stopped: list[GinlogError] = []
+
+    def steps() -> Iterator[Step]:
+        try:
+            yield from walk(source, visitor, name=name)
+        except GinlogError as exc:
+            stopped.append(exc if exc.path else exc.at(path=name))
+        except OSError as exc:
+            stopped.append(StoreError(f"cannot read the file: {exc.strerror or exc}", rule="file", path=name))
+
+    verdicts: list[FileVerdict] = []
+
+    def verdict(last: Step) -> Verdict:
+        verdicts.append(FileVerdict.of(visitor.report()))
+        return Verdict.of_file(verdicts[-1], last.digest)
+
+    last = write_page(steps(), out, verdict, title=title)
+    if stopped:
+        return None, FileVerdict(name, (stopped[0].to_dict(),))
+    if last is None:
+        report = visitor.report()
+        if not report.errors_total:
+            empty = EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name)
+            return None, FileVerdict(name, (empty.to_dict(),))
+        return None, FileVerdict.of(report)
+    return last, verdicts[0]

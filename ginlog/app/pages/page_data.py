@@ -2,8 +2,10 @@
 
 This is the only module of the page that reads the match state: :func:`frame`
 turns one step of a match file into a dict of names, numbers and card texts
-(``"7H"``), and :func:`match_data` adds the match-level part (players, rules,
-score sheet, verdict, every finished hand). The page itself
+(``"7H"``), :class:`CompactFrames` writes each frame as what changed since the
+one before (the page's script rebuilds the frames), and :func:`match_part` is
+the match-level part (players, rules, score sheet, verdict, every finished
+hand); :func:`match_data` is the whole at once. The page itself
 (:mod:`ginlog.app.pages.page`) and its script see nothing but this data, so a change
 to the state's shape is adapted here and nowhere else.
 
@@ -23,8 +25,8 @@ is seen as ``␛`` or ``<U+202E>`` in the page and never acts on it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
 
 import attrs
 
@@ -43,7 +45,10 @@ from ginlog.text import visible as visible_text
 
 from ginlog.app.views.match import describe, hand_summary, score_json, winner_name
 
-__all__ = ["Verdict", "frame", "match_data", "visible", "read_steps", "read_page"]
+__all__ = [
+    "Verdict", "frame", "match_data", "match_part", "page_title", "CompactFrames", "compact_frames", "visible", "read_steps",
+    "CODES", "SEAT_CODES", "TEXTS_KEPT",
+]
 
 
 @attrs.frozen
@@ -191,37 +196,158 @@ def _rules(state: MatchState) -> dict[str, Any]:
     return {"preset": preset, "knobs": rules_to_dict(state.rules)}
 
 
+def page_title(state: MatchState, title: str | None = None) -> str:
+    """The page's title: ``title``, else the match's own, else the players' names (visible)."""
+    players = state.players
+    return visible_text(title or state.title or f"{players[0]} v {players[1]}")
+
+
+def match_part(state: MatchState, verdict: Verdict, title: str | None = None) -> dict[str, Any]:
+    """The match-level part of the page's data (title, players, rules, score sheet, hands, verdict), visible."""
+    players = state.players
+    part = {
+        "title": page_title(state, title),
+        "players": list(players),
+        "tool": state.tool,
+        "rules": _rules(state),
+        "sheet": score_json(state, verdict.head),
+        "hands": [_result(h, players) for h in state.hands],
+        "winner": winner_name(state),
+        "abandoned": state.abandoned,
+        "verdict": {"ok": verdict.ok, "errors": list(verdict.errors), "warnings": list(verdict.warnings), "head": verdict.head},
+    }
+    cleaned: dict[str, Any] = visible(part)
+    return cleaned
+
+
+#: A frame's keys that belong to its event, not to the table: never carried over from the frame before.
+_EVENT_KEYS: Final = frozenset({"n", "line", "type", "kind", "text", "undoes", "deal"})
+#: The table's keys of a frame, by their short name in a compact frame (``seats`` is three keys a seat).
+CODES: Final = {
+    "phase": "P", "totals": "T", "done": "D", "dealer": "d", "hand": "h", "handPhase": "H", "turn": "t",
+    "knockLimit": "L", "stock": "s", "pile": "p", "ending": "e", "result": "r", "just": "j",
+}
+#: A seat's keys, by their short name (the seat's number follows: ``k0``, ``h1``).
+SEAT_CODES: Final = {"known": "k", "hidden": "h", "public": "p"}
+#: Keys whose value is a player's name, written as the seat's number (None stays None).
+_NAMED: Final = frozenset({"dealer", "turn"})
+#: Keys whose value is a list of cards, written as one string of their two-character texts.
+_CARDS: Final = frozenset({"pile", "known", "public"})
+#: How many distinct texts a page numbers; a text seen again is then written as its number.
+TEXTS_KEPT: Final = 4096
+
+
+class CompactFrames:
+    """A match's frames in the page's compact form, one at a time, each as what changed since the one before.
+
+    A compact frame (a JSON object) holds: ``x``, the event in words, or the
+    number of a text given before (texts are numbered in the order they first
+    come, the first ``texts_kept`` distinct ones: the page says how many); ``y``, the event's
+    number in :attr:`types` (its ``type``, ``kind`` and whether it ``deal``\\ s)
+    when it differs from the frame before's; ``n`` and ``l`` (the event's
+    number and line) only when not one more than the frame before's;
+    ``u``, a correction's ``undoes``; then each of the table's keys
+    (:data:`CODES`, :data:`SEAT_CODES` with the seat's number) whose value
+    changed, and ``-``, the table's keys the frame before had and this one has
+    not. Names of the players are their seat's number, lists of cards one
+    string (``"7H8C"``). The page's script rebuilds every frame from these
+    (``viewer.js``: ``expand``); the tests hold a decoder of their own to
+    :func:`frame` for every step.
+
+    Only the frame before is kept (and the numbered texts), so a page is
+    written as the match is read, in memory that does not grow with it.
+    """
+
+    def __init__(self, players: Sequence[str], texts_kept: int = TEXTS_KEPT) -> None:
+        self.players = [visible_text(p) for p in players]
+        self.texts_kept = texts_kept
+        self.types: list[dict[str, Any]] = []
+        self._type_numbers: dict[tuple[str, str, bool], int] = {}
+        self._texts: dict[str, int] = {}
+        self._table: dict[str, Any] = {}
+        self._type = -1
+        self._n = self._line = 0
+
+    def _seat(self, name: str | None) -> int | None:
+        return None if name is None else self.players.index(name)
+
+    def _flat(self, f: dict[str, Any]) -> dict[str, Any]:
+        table: dict[str, Any] = {}
+        for key, value in f.items():
+            if key in _EVENT_KEYS:
+                continue
+            if key == "seats":
+                for i, seat in enumerate(value):
+                    for k, code in SEAT_CODES.items():
+                        table[f"{code}{i}"] = "".join(seat[k]) if k in _CARDS else seat[k]
+            elif key in _NAMED:
+                table[CODES[key]] = self._seat(value)
+            elif key in _CARDS:
+                table[CODES[key]] = "".join(value)
+            else:
+                table[CODES[key]] = value  # a key of the frame's that has no code is a KeyError: give it one
+        return table
+
+    def add(self, f: dict[str, Any]) -> dict[str, Any]:
+        """The compact form of ``f`` (a :func:`frame` made :func:`visible`), given the frames added before."""
+        d: dict[str, Any] = {}
+        if f["n"] != self._n + 1:
+            d["n"] = f["n"]
+        if f["line"] != self._line + 1:
+            d["l"] = f["line"]
+        self._n, self._line = f["n"], f["line"]
+        kind = (f["type"], f["kind"], bool(f.get("deal")))
+        number = self._type_numbers.get(kind)
+        if number is None:
+            number = self._type_numbers[kind] = len(self.types)
+            self.types.append({"type": kind[0], "kind": kind[1], "deal": kind[2]})
+        if number != self._type:
+            d["y"] = self._type = number
+        text = f["text"]
+        said = self._texts.get(text)
+        if said is None:
+            d["x"] = text
+            if len(self._texts) < self.texts_kept:
+                self._texts[text] = len(self._texts)
+        else:
+            d["x"] = said
+        if "undoes" in f:
+            d["u"] = f["undoes"]
+        before, table = self._table, self._flat(f)
+        for key, value in table.items():
+            if key not in before or before[key] != value:
+                d[key] = value
+        gone = [key for key in before if key not in table]
+        if gone:
+            d["-"] = gone
+        self._table = table
+        return d
+
+
+def compact_frames(steps: Iterable[Step], players: Sequence[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every step's compact frame (:class:`CompactFrames`), and the types they number."""
+    frames = CompactFrames(players)
+    out = []
+    before: MatchState | None = None
+    for s in steps:
+        out.append(frames.add(visible(frame(s, before))))
+        before = s.state
+    return out, frames.types
+
+
 def match_data(steps: Sequence[Step], verdict: Verdict, title: str | None = None) -> dict[str, Any]:
-    """Everything the page shows: ``match`` (title, players, rules, score sheet, hands, verdict) and ``frames``.
+    """Everything the page shows, as its script reads it: ``frames`` (compact: :class:`CompactFrames`), their
+    ``types``, ``texts`` (how many texts are numbered: :data:`TEXTS_KEPT`) and ``match`` (:func:`match_part`).
 
     ``steps`` are a match file's steps in order (at least one); the score
     sheet is the last state's. Every string is passed through :func:`visible`.
+    The page writes the same data as it reads the steps
+    (:func:`ginlog.app.pages.page.write_page`); this is the whole of it at once, for small matches and tests.
     """
     if not steps:
         raise ValueError("a match page needs at least the match_started line")
-    frames = []
-    before: MatchState | None = None
-    for s in steps:
-        frames.append(frame(s, before))
-        before = s.state
-    state = steps[-1].state
-    players = state.players
-    data = {
-        "match": {
-            "title": title or state.title or f"{players[0]} v {players[1]}",
-            "players": list(players),
-            "tool": state.tool,
-            "rules": _rules(state),
-            "sheet": score_json(state, verdict.head),
-            "hands": [_result(h, players) for h in state.hands],
-            "winner": winner_name(state),
-            "abandoned": state.abandoned,
-            "verdict": {"ok": verdict.ok, "errors": list(verdict.errors), "warnings": list(verdict.warnings), "head": verdict.head},
-        },
-        "frames": frames,
-    }
-    cleaned: dict[str, Any] = visible(data)
-    return cleaned
+    frames, types = compact_frames(steps, steps[0].state.players)
+    return {"frames": frames, "types": types, "texts": TEXTS_KEPT, "match": match_part(steps[-1].state, verdict, title)}
 
 
 def visible(data: Any) -> Any:
@@ -265,26 +391,3 @@ def read_steps(
     if not steps and not errors:
         errors.append(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name))
     return steps, errors, warnings
-
-
-def read_page(source: Source, name: str, visitor: Steps | None = None) -> tuple[list[Step], FileVerdict]:
-    """:func:`read_steps` with the file's :class:`~ginlog.app.check.verdicts.Verdict`, as every command gives it.
-
-    ``visitor`` (a :class:`~ginlog.match.visitors.Steps` under the reading
-    policy by default) is read through; what stopped the reading before it
-    began (a file that cannot be opened or read) and a file without an event
-    are the verdict's one problem.
-    """
-    visitor = visitor if visitor is not None else Steps(policy=POLICY)
-    try:
-        steps: list[Step] = list(walk(source, visitor, name=name))
-    except GinlogError as exc:
-        return [], FileVerdict(name, ((exc if exc.path else exc.at(path=name)).to_dict(),))
-    except OSError as exc:
-        err = StoreError(f"cannot read the file: {exc.strerror or exc}", rule="file", path=name)
-        return [], FileVerdict(name, (err.to_dict(),))
-    report = visitor.report()
-    if not steps and not report.errors_total:
-        empty = EventError("the file is empty: a match file begins with match_started", rule="first-event", path=name)
-        return [], FileVerdict(name, (empty.to_dict(),))
-    return steps, FileVerdict.of(report)

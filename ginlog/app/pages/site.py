@@ -53,9 +53,9 @@ from ginlog.app.check.verdicts import Failed
 from ginlog.app.check.verdicts import Verdict as FileVerdict
 from ginlog.app.data.copies import Copy, counted_once
 from ginlog.app.data.players import NO_PLAYERS, Players
-from ginlog.app.pages.page import Verdict, csp_hash, match_page
+from ginlog.match.reading import Step
+from ginlog.app.pages.page import csp_hash, page_of_file
 from ginlog.app.shell.outputs import LinkInTheWay, RecordInTheWay, Replacement, is_match_record, sweep, write_whole
-from ginlog.app.pages.page_data import read_page
 from ginlog.app.data.stats import MatchSummary, Standings, summarise
 
 __all__ = [
@@ -98,18 +98,15 @@ class SiteEntry:
 
 
 def read_entry(path: str, root: str, site: str) -> SiteEntry:
-    """Read one match file under the reading policy, write its replay page into ``SITE/matches``, and give back
-    its summary and link: the reading the many-file loop hands each path of ``root`` (module-level, small
-    result: a worker can run it)."""
+    """Read one match file under the reading policy, writing its replay page into ``SITE/matches`` as it is
+    read, and give back its summary and link: the reading the many-file loop hands each path of ``root``
+    (module-level, small result: a worker can run it)."""
     visitor = DatedSteps(policy=POLICY)
-    steps, verdict = read_page(path, path, visitor)
-    if not steps:
-        return SiteEntry(MatchSummary(verdict), None, verdict.one_line())
-    last = steps[-1]
-    summary = summarise(visitor.dated(visitor.report()))
-    page = match_page(steps, verdict=Verdict.of_file(verdict, last.digest))
     name = page_name(path, root)
-    _write_page(site, name, page)
+    last, verdict = _write_page(site, name, lambda out: page_of_file(path, path, out, visitor=visitor))
+    if last is None:
+        return SiteEntry(MatchSummary(verdict), None, verdict.one_line())
+    summary = summarise(visitor.dated(visitor.report()))
     return SiteEntry(summary, f"matches/{name}", verdict.one_line())
 
 
@@ -198,14 +195,25 @@ def index_page(title: str, standings: Standings, rows: IO[str], counts: tuple[in
     )
 
 
-def _write_page(site: str, name: str, page: str) -> None:
-    """Put one page in ``SITE/matches``, entering both folders without following a link (a worker does this
-    on its own: the client has made and checked them, and a link put there since is refused, not followed)."""
+def _write_page(site: str, name: str, write: Callable[[IO[bytes]], tuple[Step | None, FileVerdict]]) -> tuple[Step | None, FileVerdict]:
+    """Put one page in ``SITE/matches`` as ``write`` writes it (nothing when it gives no last step), entering
+    both folders without following a link (a worker does this on its own: the client has made and checked
+    them, and a link put there since is refused, not followed)."""
     fd = os.open(site, _FOLDER)
     try:
         matches = os.open("matches", _FOLDER, dir_fd=fd)
         try:
-            write_whole(name, page.encode("utf-8"), dir_fd=matches, swept=True)  # SiteFolder swept it
+            out = Replacement(name, dir_fd=matches, swept=True)  # SiteFolder swept it
+            try:
+                last, verdict = write(out.file)
+            except BaseException:
+                out.abandon()
+                raise
+            if last is None:
+                out.abandon()
+            else:
+                out.done()
+            return last, verdict
         finally:
             os.close(matches)
     finally:

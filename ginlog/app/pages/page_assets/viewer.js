@@ -4,13 +4,76 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("ginlog-data").textContent);
-  var M = data.match, F = data.frames, P = M.players;
+  var M = data.match, D = data.frames, TY = data.types, P = M.players, COUNT = D.length;
   var SUITS = { S: "\u2660", C: "\u2663", D: "\u2666", H: "\u2665" };
   var VERBS = {
     offer: "to take or pass the upcard", draw: "to draw", discard: "to discard, knock or go gin",
     wall: "to take the card only to knock, or pass", show: "to show", defend: "to lay off and show"
   };
   var cur = 0, view = "both", items = [], endOf = {}, shownItem = null, hashTimer = 0, revealFrame = 0;
+
+  /* The frames come compact (ginlog/app/pages/page_data.py, CompactFrames): each is what changed since
+   * the one before. A table is the frame's table keys by their short names, as the frames left them; one
+   * every KEEP frames is kept (a shallow copy: values are never changed in place), so any frame is at most
+   * KEEP - 1 frames from a kept one, and stepping on by one applies one frame. */
+  var KEEP = 128, CODES = {
+    P: "phase", T: "totals", D: "done", d: "dealer", h: "hand", H: "handPhase", t: "turn",
+    L: "knockLimit", s: "stock", p: "pile", e: "ending", r: "result", j: "just"
+  };
+  var NAMED = { d: true, t: true }, SPLIT = { p: true }, OWN = { n: 1, l: 1, y: 1, x: 1, u: 1, "-": 1 };
+  var TX = [], N = new Array(COUNT), DEALS = new Array(COUNT), kept = [], at = null;
+
+  function copy(o) { var c = {}; for (var k in o) c[k] = o[k]; return c; }
+  /* Apply compact frame i to a position {i, n, line, y, x, table} (changed in place). */
+  function step(pos, i) {
+    var d = D[i], t = pos.table;
+    pos.n = "n" in d ? d.n : pos.n + 1;
+    pos.line = "l" in d ? d.l : pos.line + 1;
+    if ("y" in d) pos.y = d.y;
+    pos.x = d.x;
+    pos.u = "u" in d ? d.u : null;
+    if (d["-"]) d["-"].forEach(function (k) { delete t[k]; });
+    for (var k in d) if (!(k in OWN)) t[k] = d[k];
+    pos.i = i;
+  }
+  function splitCards(s) { var out = []; for (var k = 0; k < s.length; k += 2) out.push(s.substr(k, 2)); return out; }
+  /* A position as the full frame page_data.frame makes. */
+  function expand(pos) {
+    var ty = TY[pos.y], t = pos.table;
+    var f = { n: pos.n, line: pos.line, type: ty.type, kind: ty.kind, text: typeof pos.x === "number" ? TX[pos.x] : pos.x };
+    if (pos.u !== null) f.undoes = pos.u;
+    if (ty.deal) f.deal = true;
+    for (var k in CODES) {
+      if (!(k in t)) continue;
+      var v = t[k];
+      f[CODES[k]] = NAMED[k] ? (v === null ? null : P[v]) : SPLIT[k] ? splitCards(v) : v;
+    }
+    if ("k0" in t) f.seats = [0, 1].map(function (i) {
+      return { known: splitCards(t["k" + i]), hidden: t["h" + i], public: splitCards(t["p" + i]) };
+    });
+    return f;
+  }
+  /* Frame i, from the current position when it is ahead and near, else from the kept one before. */
+  function frameAt(i) {
+    if (!at || at.i > i || i - at.i >= KEEP) {
+      var base = kept[Math.floor(i / KEEP)];
+      at = { i: base.i, n: base.n, line: base.line, y: base.y, x: base.x, u: base.u, table: copy(base.table) };
+    }
+    while (at.i < i) step(at, at.i + 1);
+    return expand(at);
+  }
+  /* Once, at load: every frame in turn, for the list (built as it goes), the kept positions and the deals. */
+  function readFrames(each) {
+    var pos = { i: -1, n: 0, line: 0, y: 0, x: null, u: null, table: {} };
+    for (var i = 0; i < COUNT; i++) {
+      step(pos, i);
+      if (typeof pos.x === "string" && TX.length < data.texts) TX.push(pos.x);
+      N[i] = pos.n;
+      DEALS[i] = TY[pos.y].deal;
+      if (i % KEEP === 0) kept.push({ i: i, n: pos.n, line: pos.line, y: pos.y, x: pos.x, u: pos.u, table: copy(pos.table) });
+      each(i, pos);
+    }
+  }
 
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
@@ -112,7 +175,7 @@
   }
 
   function render() {
-    var f = F[cur];
+    var f = frameAt(cur);
     $("step").textContent = String(f.n);
     scoreLine(f.totals);
     $("status").textContent = status(f);
@@ -167,34 +230,40 @@
   }
 
   function go(i) {
-    cur = Math.max(0, Math.min(F.length - 1, i));
+    cur = Math.max(0, Math.min(COUNT - 1, i));
     render();
   }
   function nextDeal(i) {
-    for (var j = i + 1; j < F.length; j++) if (F[j].deal) return j;
-    return F.length - 1;
+    for (var j = i + 1; j < COUNT; j++) if (DEALS[j]) return j;
+    return COUNT - 1;
   }
   function prevDeal(i) {
-    for (var j = i - 1; j >= 0; j--) if (F[j].deal) return j;
+    for (var j = i - 1; j >= 0; j--) if (DEALS[j]) return j;
     return 0;
   }
 
+  /* The list of events, built as the frames are read once (one click handler on the list, not one an item). */
   function buildList() {
-    var ol = $("events");
-    F.forEach(function (f, i) {
-      var li = el("li", "ev " + f.kind + (f.deal ? " deal" : "") + (f.just ? " end" : ""));
+    var ol = $("events"), box = document.createDocumentFragment();
+    readFrames(function (i, pos) {
+      var ty = TY[pos.y], t = pos.table, just = "r" in t && t.j && ("j" in D[i] || "r" in D[i]);
+      var li = el("li", "ev " + ty.kind + (ty.deal ? " deal" : "") + (just ? " end" : ""));
       li.setAttribute("data-i", String(i));
-      li.setAttribute("data-seq", String(f.n));
-      add(li, el("span", "num", f.n), el("span", "txt", f.text));
-      if (f.just) { li.appendChild(el("span", "sum", f.result.summary)); endOf[f.result.number] = i; }
-      li.addEventListener("click", function () { go(i); });
-      ol.appendChild(li);
+      li.setAttribute("data-seq", String(pos.n));
+      add(li, el("span", "num", pos.n), el("span", "txt", typeof pos.x === "number" ? TX[pos.x] : pos.x));
+      if (just) { li.appendChild(el("span", "sum", t.r.summary)); endOf[t.r.number] = i; }
+      box.appendChild(li);
       items.push(li);
-      if (f.undoes) {
+      if (pos.u !== null) {
         for (var k = i - 1; k >= 0; k--) {
-          if (F[k].n === f.undoes) { items[k].className += " undone"; items[k].setAttribute("title", "undone by event " + f.n); break; }
+          if (N[k] === pos.u) { items[k].className += " undone"; items[k].setAttribute("title", "undone by event " + pos.n); break; }
         }
       }
+    });
+    ol.appendChild(box);
+    ol.addEventListener("click", function (e) {
+      var li = e.target.closest ? e.target.closest("li[data-i]") : null;
+      if (li) go(Number(li.getAttribute("data-i")));
     });
   }
 
@@ -269,12 +338,11 @@
   }
 
   function buildHeader() {
-    var last = F[F.length - 1];
     var text = (M.title === P[0] + " v " + P[1] ? "" : P[0] + " v " + P[1] + " \u00b7 ") + M.sheet.hands.length + " hand" + (M.sheet.hands.length === 1 ? "" : "s");
     if (M.sheet.complete) text += " \u00b7 winner " + (M.winner === null ? "nobody" : M.winner) + " (" + M.sheet.totals[P[0]] + "\u2013" + M.sheet.totals[P[1]] + ")";
     $("players").textContent = text;
-    $("count").textContent = String(last.n);
-    $("count").setAttribute("data-frames", String(F.length));
+    $("count").textContent = String(N[COUNT - 1]);
+    $("count").setAttribute("data-frames", String(COUNT));
     var bs = document.querySelectorAll("#seeas button");
     for (var b = 0; b < bs.length; b++) {
       var btn = bs[b], v = btn.getAttribute("data-view");
@@ -285,7 +353,7 @@
         render();
       });
     }
-    var nav = { first: function () { return 0; }, last: function () { return F.length - 1; },
+    var nav = { first: function () { return 0; }, last: function () { return COUNT - 1; },
       prev: function () { return cur - 1; }, next: function () { return cur + 1; },
       "prev-hand": function () { return prevDeal(cur); }, "next-hand": function () { return nextDeal(cur); } };
     Object.keys(nav).forEach(function (id) { $(id).addEventListener("click", function () { go(nav[id]()); }); });
@@ -293,7 +361,7 @@
 
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    var to = { ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: 0, End: F.length - 1 }[e.key];
+    var to = { ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: 0, End: COUNT - 1 }[e.key];
     if (e.key === "PageDown") to = nextDeal(cur);
     if (e.key === "PageUp") to = prevDeal(cur);
     if (to === undefined) return;
@@ -307,15 +375,17 @@
     for (var d = 0; d < ds.length; d++) ds[d].open = true;
   });
 
-  buildHeader();
   buildList();
+  buildHeader();
   buildHands();
   buildSheet();
   buildVerdict();
   buildRules();
   var wanted = /^#e(\d+)$/.exec(location.hash);
-  if (wanted) for (var i = 0; i < F.length; i++) if (F[i].n === Number(wanted[1])) cur = i;
+  if (wanted) for (var i = 0; i < COUNT; i++) if (N[i] === Number(wanted[1])) cur = i;
   render();
+  /* Read-only, for the tests (and the curious): frame i as the table shows it, rebuilt from the compact form. */
+  window.ginlogFrames = Object.freeze({ count: COUNT, frame: function (i) { return frameAt(i); } });
   /* Ready: drawn once; how long that took since navigation began (for the tests' timing). */
   document.body.setAttribute("data-ready-ms", String(Math.round(performance.now())));
   document.body.setAttribute("data-ready", "1");
