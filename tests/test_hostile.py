@@ -12,7 +12,7 @@ its output may hold, tallies, the list of checks), ``hostile_inputs.py``
 class and prints the figures.
 
 The default run tries the classes in ``QUICK`` (each with its own examples and
-one generated input: about 4 CPU-s in all, and 3 for issue 20's nine classes);
+one generated input: about 4 CPU-s in all, and 4 more for issue 20's nine classes);
 ``--run-slow`` tries every class (about 50 CPU-s), the others being marked ``slow``.
 The long runs of every class are ``benchmarks/reliability.py --hostile N``.
 
@@ -56,7 +56,8 @@ CHECKS = hc.CHECKS
 #
 # Issue 20's classes (tests/reliability/hostile_limits.py) run their commands forked from this process
 # (hostile_campaign.forks: the same main(), without an interpreter's start), so all nine are in the default
-# run: about 3 CPU-s together, most of it the deep class's 1,200 and 2,100 nested folders.
+# run: 3.6 to 4.1 CPU-s together (links 1.2-1.4 with the one import of every ginlog module before the first
+# fork, deep 0.6, jobs 0.4-0.5, the others 0.2-0.4 each).
 ISSUE_20 = frozenset({"links", "formula", "deep", "jobs", "entry", "closed", "clock", "header", "timestamp"})
 QUICK = frozenset({"memory", "moves", "warnings", "display", "verdict"}) | ISSUE_20
 
