@@ -16,12 +16,16 @@ The campaigns themselves live in ``tests/reliability/reliability_campaigns.py``
   coverage-guided run (``tests/reliability/atheris_child.py``, ginlog's modules
   instrumented) when ``atheris`` is importable, and says it is skipped if not;
 - illegal: ``--illegal`` matches with one illegal move each, every rule in turn;
-- hostile (``--hostile N``, off by default): issue 13's classes against the real
+- hostile (``--hostile N``, off by default): issue 13's and 20's classes against the real
   ``ginlog`` executable, on pipes and on a pseudo-terminal, N generated inputs per
   class plus the issue's own (``tests/reliability/hostile_campaign.py``; the
   memory class adds a 1,000,000-line file and two of 100 MB); prints inputs
   tried and held per check, failures by class with reproducers, peak memory.
-  ``--hostile-classes crash,terminal`` runs some of them.
+  ``--hostile-classes crash,terminal`` runs some of them. Issue 20's classes
+  (links, formula, deep, jobs, entry, closed, clock, header, timestamp:
+  ``tests/reliability/hostile_limits.py``) are among them; with
+  ``GINLOG_UNDER_TEST=/tmp/old`` (a worktree of an older commit) every command
+  runs that ginlog instead, to show how a class failed before its fix.
 
 Exit status 0 when every campaign passed (known, pinned bugs are counted apart
 and do not fail the run; for the hostile campaign, the checks issue 13 still

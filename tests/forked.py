@@ -19,7 +19,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 __all__ = ["can_fork", "run_forked", "spawn_forked", "Forked"]
 
@@ -70,9 +70,11 @@ class Forked:
 
 
 def spawn_forked(argv: Sequence[str], *, stdin: int, stdout: int, stderr: int, env: Mapping[str, str],
-                 cwd: str | os.PathLike[str] | None, close: Sequence[int] = ()) -> Forked:
+                 cwd: str | os.PathLike[str] | None, close: Sequence[int] = (),
+                 prepare: Callable[[], None] | None = None) -> Forked:
     """Start ``ginlog ARGV`` in a forked child whose standard streams are these descriptors (a pipe, a file, a
-    pseudo-terminal's end); ``close``: descriptors the child must not keep (the parent's ends)."""
+    pseudo-terminal's end); ``close``: descriptors the child must not keep (the parent's ends); ``prepare``: run
+    in the child once its descriptors are in place (a new session, a standard stream closed, a clock faked)."""
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         code = 1
@@ -85,6 +87,8 @@ def spawn_forked(argv: Sequence[str], *, stdin: int, stdout: int, stderr: int, e
                     os.close(fd)
                 except OSError:
                     pass
+            if prepare is not None:
+                prepare()
             code = _child(argv, env, cwd)
         finally:
             os._exit(code)
@@ -101,6 +105,12 @@ def _child(argv: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[s
     os.environ.clear()
     os.environ.update(env)
     for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:  # closed by the caller (``<&-``): None, as a fresh interpreter's
+            setattr(sys, name, None)
+            setattr(sys, f"__{name}__", None)
+            continue
         tty = os.isatty(fd)
         stream = io.TextIOWrapper(io.FileIO(fd, "r" if fd == 0 else "w", closefd=False), encoding="utf-8",
                                   errors="backslashreplace" if fd == 2 else "strict", line_buffering=tty or fd == 2)
@@ -126,7 +136,8 @@ def _child(argv: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[s
         traceback.print_exc()
     for out in (sys.stdout, sys.stderr):
         try:
-            out.flush()
+            if out is not None:
+                out.flush()
         except BaseException:
             pass
     return code

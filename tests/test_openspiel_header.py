@@ -29,6 +29,7 @@ def imported_with(tmp_path: Path, header: str | None = None, *, zeros: int = 0) 
     "gin_rummy(gin_bonus=-" + "1" * 5000 + ")",
     "gin_rummy(" + "k" * 5000 + "=1)",
     "gin_rummy(knock_card=" + "0" * 5000 + "99999999999)",
+    "gin_rummy(oklahoma=" + "9" * 4300 + ")",  # a flag's value, cut in the message too (the hostile campaign's header class)
 ])
 def test_a_hostile_header_is_one_line(tmp_path: Path, header: str) -> None:
     code, lines = imported_with(tmp_path, header)

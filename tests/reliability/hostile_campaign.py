@@ -24,7 +24,14 @@ a plain placeholder in the same place.
 
 The classes, as issue 13 names them: crash, memory, terminal, hang, silent,
 moves, names, warnings (a misleading clean audit), files, display, verdict; and four surfaces at the
-edges (:mod:`hostile_edges`): history (the recorder's history file), rematch, pad (``NAME +POINTS``), output (``-o``).
+edges (:mod:`hostile_edges`): history (the recorder's history file), rematch, pad (``NAME +POINTS``), output (``-o``);
+and issue 20's (:mod:`hostile_limits`): links, formula, deep, jobs, entry, closed, clock, header, timestamp.
+
+A command that asks for it (``Cmd(fork=True)``: issue 20's classes) runs as a fork of this process where that
+sees what a fresh one would (:func:`forks`): the same ``main()``, without the interpreter's start, so that a class
+costs tenths of a CPU-second and fits the default test run; its peak memory is then not measured.
+``GINLOG_UNDER_TEST=FOLDER`` runs every command on the ginlog of another source tree (a worktree of an older
+commit: ``git worktree add /tmp/old COMMIT``), in fresh processes: how a class fared on the code before its fix.
 
 This module is imported by path (``tests/reliability`` has no ``__init__``).
 """
@@ -61,6 +68,9 @@ from ginlog.text import visible as shown
 sys.path.insert(0, str(Path(__file__).parent))
 import reliability_campaigns as rc  # noqa: E402
 
+sys.path.append(str(Path(__file__).parents[1]))
+import forked  # noqa: E402  (tests/forked.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 _EXE = Path(sys.executable).with_name("ginlog")
 GINLOG: list[str] = [str(_EXE)] if _EXE.exists() else [sys.executable, "-m", "ginlog.app.cli"]
@@ -88,6 +98,16 @@ CLASSES = {
     "rematch": "new --rematch OLD on a hostile, broken or odd OLD",
     "pad": "NAME +POINTS quick entries with hostile names and points",
     "output": "-o of export, html, a site and import on hostile or odd paths",
+    # issue 20 (tests/reliability/hostile_limits.py)
+    "links": "-o and a site through planted links (old temporary names, matches/), modes, a killed export, a rebuilt site",
+    "formula": "CSV cells (names, titles, file names) a spreadsheet would run as formulas",
+    "deep": "folders nested past the recursion limit and past PATH_MAX",
+    "jobs": "a huge --jobs (capped at 4 a CPU, in one line)",
+    "entry": "an entry longer than the longest legal one",
+    "closed": "a standard stream closed by the caller (<&-, >&-)",
+    "clock": "a clock out of the years ginlog writes (before 1970, past 2262, past 9999)",
+    "header": "an OpenSpiel header with thousands of digits",
+    "timestamp": "times the writer would never write (no such day, year out of range, other precision)",
 }
 
 
@@ -183,6 +203,17 @@ CHECKS: dict[str, str | None] = {
     "output/not-followed": None,
     "output/no-clobber": None,
     "output/refused": None,
+    # Issue 20: each held on 2026-12-02; each failed on d33ce9d (docs/PERFORMANCE.md has the figures)
+    **{f"links/{c}": None for c in ("no-crash", "records-kept", "not-followed", "no-temp", "mode-kept", "site-refused",
+                                     "site-forgets", "killed")},
+    **{f"formula/{c}": None for c in ("no-crash", "guarded", "raw-exact")},
+    **{f"deep/{c}": None for c in ("no-crash", "one-line", "every-file")},
+    **{f"jobs/{c}": None for c in ("no-crash", "one-line", "same-verdict")},
+    **{f"entry/{c}": None for c in ("no-crash", "refused", "at-once", "longest-taken")},
+    **{f"closed/{c}": None for c in ("no-crash", "nothing-lost")},
+    **{f"clock/{c}": None for c in ("no-crash", "verdict")},
+    **{f"header/{c}": None for c in ("no-crash", "verdict")},
+    **{f"timestamp/{c}": None for c in ("no-crash", "refused", "no-false-alarm")},
 }
 
 
@@ -204,6 +235,11 @@ class Cmd:
     timeout: float = TIMEOUT
     memory_mb: int | None = None  # address-space limit, so a runaway child cannot take the machine
     fifo: bool = False  # a child blocked opening a FIFO counts as hung at once (no need to wait the timeout)
+    fork: bool = False  # run as a fork of this process where that sees what a fresh one would (see :func:`forks`)
+    closed: tuple[int, ...] = ()  # standard streams closed in the child (``<&-``, ``>&-``)
+    clock_ns: int | None = None  # the child's clock (``time.time_ns``) reads this
+    terminate_after: float | None = None  # SIGTERM the child after so many seconds (of its run, or of ``terminate_in``'s)
+    terminate_in: str | None = None  # ... counted from when a temporary file (NAME.tmp...) appears in this folder
 
     def shell(self) -> str:
         """The command as one would type it (for a failure's reproducer)."""
@@ -214,6 +250,11 @@ class Cmd:
             text += f" < ({len(self.stdin)} bytes)"
         for k, v in self.env.items():
             text = f"{k}={v} {text}"
+        text += "".join(f" {'<' if fd == 0 else fd}&-".replace("1&-", ">&-") for fd in self.closed)
+        if self.clock_ns is not None:
+            text = f"[clock at {self.clock_ns} ns] {text}"
+        if self.terminate_after is not None:
+            text += f"  [SIGTERM after {self.terminate_after:.3f} s]"
         return ("[pty] " if self.tty else "") + ("[as nobody] " if self.nobody else "") + text
 
 
@@ -287,6 +328,68 @@ def _gnu_time() -> str | None:
 
 GNU_TIME = _gnu_time()
 
+#: Another ginlog to try the campaign on (``GINLOG_UNDER_TEST=/tmp/old``: a source tree, such as a worktree of an
+#: older commit): every command runs with it first on ``PYTHONPATH``, in a fresh process (never forked).
+UNDER_TEST = os.environ.get("GINLOG_UNDER_TEST") or None
+#: Environment a Python process reads only as it starts (as tests/forked.py says).
+_START_ONLY = ("PYTHON", "LC_", "LANG")
+#: A fresh ginlog with a faked clock: the clock replaced before ginlog is imported.
+_CLOCK_SCRIPT = "import sys, time\ntime.time_ns = lambda: {ns}\nfrom ginlog.app.cli import main\nsys.argv = ['ginlog', *sys.argv[1:]]\nmain()\n"
+
+
+def forks(cmd: Cmd) -> bool:
+    """Whether ``cmd`` (one asking for it) runs as a fork of this process: the same ``main()`` a fresh ``ginlog``
+    runs, without the interpreter's start and imports (0.2 CPU-s a command). Not for another ginlog
+    (:data:`UNDER_TEST`), another user, a memory limit, an environment read at start, nor while this process has
+    other threads (a fork copies one); and only when this process's locale is UTF-8, as the children's is."""
+    import locale
+    import threading
+
+    return (cmd.fork and UNDER_TEST is None and hasattr(os, "fork") and not cmd.nobody and not cmd.memory_mb
+            and not any(k.startswith(_START_ONLY) for k in cmd.env) and threading.active_count() == 1
+            and "utf" in (locale.setlocale(locale.LC_CTYPE) or "").lower().replace("-", ""))
+
+
+_WARM: list[bool] = []
+
+
+def _warm() -> None:
+    """Import every ginlog module here, once, before the first fork: each forked command then starts with them
+    imported, as ``ginlog`` in a long-lived process would be, rather than paying their import in every child."""
+    if _WARM:
+        return
+    _WARM.append(True)
+    import importlib
+    import pkgutil
+
+    import ginlog
+
+    for info in pkgutil.walk_packages(ginlog.__path__, "ginlog."):
+        try:
+            importlib.import_module(info.name)
+        except Exception:  # an optional extra (pyarrow) missing: that command imports it, or says so
+            pass
+
+
+def _fake_clock(ns: int) -> None:
+    """In a forked child: ``time.time_ns`` reads ``ns``, also where ginlog's modules (imported before the fork) hold
+    the real one, as a name or a default argument; what a fresh process whose clock reads ``ns`` sees."""
+    real = time.time_ns
+
+    def fake() -> int:
+        return ns
+
+    time.time_ns = fake
+    for name, mod in list(sys.modules.items()):
+        if name.split(".")[0] != "ginlog":
+            continue
+        for attr, value in list(vars(mod).items()):
+            if value is real:
+                setattr(mod, attr, fake)
+            elif callable(value) and getattr(value, "__defaults__", None):
+                if any(d is real for d in value.__defaults__):
+                    value.__defaults__ = tuple(fake if d is real else d for d in value.__defaults__)
+
 
 class _Live:
     """A started command: the child, its output files or pty, and its deadline."""
@@ -299,9 +402,20 @@ class _Live:
                 env.pop(k, None)
             else:
                 env[k] = v
-        argv: list[str | bytes] = [*((other_user() or []) if cmd.nobody else []), *GINLOG, *cmd.args]
+        if UNDER_TEST:
+            env["PYTHONPATH"] = os.pathsep.join(p for p in (UNDER_TEST, env.get("PYTHONPATH")) if p)
+        self.forked = forks(cmd)
+        if self.forked:
+            _warm()
+        if self.forked:  # what a process reads as it starts is this one's: the fork has it
+            env = {k: v for k, v in env.items() if not k.startswith(_START_ONLY)}
+            env.update((k, v) for k, v in os.environ.items() if k.startswith(_START_ONLY))
+        program = GINLOG if cmd.clock_ns is None else [sys.executable, "-P", "-c", _CLOCK_SCRIPT.format(ns=cmd.clock_ns)]
+        argv: list[str | bytes] = [*((other_user() or []) if cmd.nobody else []), *program, *cmd.args]
         self.rss_file: Path | None = None
-        if GNU_TIME:
+        self.terminated = False
+        self.since: float | None = None  # when the temporary file of ``terminate_in`` appeared
+        if GNU_TIME and not self.forked and cmd.terminate_after is None:  # a signal must reach ginlog, not time
             fd, name = tempfile.mkstemp(prefix="ginlog-rss-")
             os.close(fd)
             self.rss_file = Path(name)
@@ -311,8 +425,21 @@ class _Live:
         def pre() -> None:
             if limit:
                 resource.setrlimit(resource.RLIMIT_AS, (limit << 20, limit << 20))
+            for fd in cmd.closed:
+                os.close(fd)
+
+        def prepare() -> None:  # in a forked child: its own session (killed as a group) and no other descriptors, as Popen's
+            os.setsid()
+            os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+            for fd in cmd.closed:
+                os.close(fd)
+            if cmd.clock_ns is not None:
+                _fake_clock(cmd.clock_ns)
+
+        words = [os.fsdecode(a) for a in [str(_EXE), *cmd.args]]
 
         self.master: int | None = None
+        self.proc: subprocess.Popen[bytes] | forked.Forked
         self.buf = bytearray()
         self.pending = cmd.stdin or b""
         self.out = tempfile.TemporaryFile()
@@ -329,10 +456,14 @@ class _Live:
             for cc in (termios.VEOF, termios.VERASE, termios.VKILL, termios.VWERASE, termios.VREPRINT, termios.VLNEXT):
                 a[6][cc] = b"\x00" if isinstance(a[6][cc], bytes) else 0
             termios.tcsetattr(slave, termios.TCSANOW, a)
-            self.proc = subprocess.Popen(
-                argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cmd.cwd, start_new_session=True,
-                preexec_fn=pre,
-            )
+            if self.forked:
+                self.proc = forked.spawn_forked(words, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cmd.cwd,
+                                                close=(master,), prepare=prepare)
+            else:
+                self.proc = subprocess.Popen(
+                    argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cmd.cwd, start_new_session=True,
+                    preexec_fn=pre,
+                )
             os.close(slave)
             os.set_blocking(master, False)
             self.master = master
@@ -342,10 +473,17 @@ class _Live:
                 stdin = tempfile.TemporaryFile()
                 stdin.write(cmd.stdin)
                 stdin.seek(0)
-            self.proc = subprocess.Popen(
-                argv, stdin=stdin, stdout=self.out, stderr=self.err, env=env, cwd=cmd.cwd, start_new_session=True,
-                preexec_fn=pre,
-            )
+            if self.forked:
+                null = os.open(os.devnull, os.O_RDONLY) if stdin is subprocess.DEVNULL else None
+                self.proc = forked.spawn_forked(words, stdin=stdin.fileno() if null is None else null, stdout=self.out.fileno(),
+                                                stderr=self.err.fileno(), env=env, cwd=cmd.cwd, prepare=prepare)
+                if null is not None:
+                    os.close(null)
+            else:
+                self.proc = subprocess.Popen(
+                    argv, stdin=stdin, stdout=self.out, stderr=self.err, env=env, cwd=cmd.cwd, start_new_session=True,
+                    preexec_fn=pre,
+                )
             if stdin is not subprocess.DEVNULL:
                 stdin.close()
         self.pid = self.proc.pid
@@ -374,6 +512,17 @@ class _Live:
         why = ""
         if not pid:
             now = time.monotonic()
+            if self.cmd.terminate_after is not None and not self.terminated:
+                if self.cmd.terminate_in is not None and self.since is None:
+                    with rc._suppress():
+                        if any(_TEMP_NAME.search(name) for name in os.listdir(self.cmd.terminate_in)):
+                            self.since = now
+                since = self.started if self.cmd.terminate_in is None else self.since
+                if since is not None and now - since >= self.cmd.terminate_after:
+                    self.terminated = True
+                    with rc._suppress():
+                        os.kill(self.pid, signal.SIGTERM)
+                    return None
             if self.cmd.fifo and now - getattr(self, "_looked", 0.0) > 0.2:
                 self._looked = now
                 if _blocked_on_fifo(self.pid):
@@ -412,7 +561,12 @@ class _Live:
             out, err = self.out.read(), self.err.read()
         self.out.close()
         self.err.close()
-        return Run(self.cmd, None if why else code, out, err, time.monotonic() - self.started, rss_kb / 1024, why)
+        # a fork's peak is this process's at least (its pages are the fork's until written): not the command's
+        rss_mb = 0.0 if self.forked else rss_kb / 1024
+        return Run(self.cmd, None if why else code, out, err, time.monotonic() - self.started, rss_mb, why)
+
+
+_TEMP_NAME = re.compile(r"\.tmp\d*$")  # a temporary output: today's .NAME.ginlog-HEX.tmp, the old NAME.tmpPID
 
 
 def _blocked_on_fifo(pgid: int) -> bool:
@@ -642,7 +796,7 @@ def campaign_of(name: str) -> Callable[[Callable[[Ctx, int, int], None]], Callab
 
 def campaign(name: str, n: int, seed: int, work: str | os.PathLike[str], *, jobs: int = 4, long: bool = False) -> Tally:
     """Run one class of the issue: ``n`` generated examples (plus the issue's own), in ``work``."""
-    import hostile_checks, hostile_edges, hostile_records  # noqa: F401  (they register the campaigns)
+    import hostile_checks, hostile_edges, hostile_limits, hostile_records  # noqa: F401  (they register the campaigns)
 
     tally = Tally(name)
     base = Path(tempfile.mkdtemp(prefix=f"hostile-{name}-", dir=work))

@@ -426,7 +426,7 @@ def files(ctx: Ctx, n: int, seed: int) -> None:
         ro.chmod(0o555)
         # a hostile path in an error line: a file that is not there, and one that is, with more problems than kept
         bad = d / ("".join(pieces) + ".jsonl")
-        many = write_file(d / ("".join(pieces) + "-many.jsonl"), b"x\nx\nx\n")
+        many = write_file(d / ("".join(pieces) + "-many.jsonl").replace("/", "_"), b"x\nx\nx\n")  # [/red]: no folder
         # a file name that is not UTF-8 (or is, with non-ASCII), and a strict standard output
         odd = os.fsencode(d) + b"/" + raw_name + b".jsonl"
         MatchSession.create(os.fsdecode(odd), ("Ann", "Bob"), preset("standard"))

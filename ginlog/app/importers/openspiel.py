@@ -142,7 +142,8 @@ def _parse_game(line: str, name: str) -> dict[str, Any]:
             kind = PARAMS[key][0]
             if kind is bool:
                 if value not in ("True", "False", "true", "false"):
-                    raise _error(name, f"{key} must be True or False, not {value!r}", rule="parameter")
+                    cut = f"{value[:20]!r}" + ("..." if len(value) > 20 else "")  # thousands of characters: the start
+                    raise _error(name, f"{key} must be True or False, not {cut}", rule="parameter")
                 params[key] = value in ("True", "true")
             else:
                 if not re.fullmatch(r"-?\d+", value):

@@ -187,15 +187,19 @@ class Replacement:
             if not swept:
                 sweep(self.name, self._dir_fd)
             self.tmp = f".{self.name[:_STEM]}.ginlog-{secrets.token_hex(8)}.tmp"
-            fd = os.open(self.tmp, _CREATE, 0o600, dir_fd=self._dir_fd)
+            _arm()  # before the file exists: a SIGTERM the moment it does must find it among the live ones
+            held = _hold_signals()
+            try:
+                fd = os.open(self.tmp, _CREATE, 0o600, dir_fd=self._dir_fd)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self.file: IO[bytes] = os.fdopen(fd, "wb")
+                _LIVE.add(self)
+            finally:
+                _release_signals(held)
         except BaseException:
             if own_fd:
                 os.close(self._dir_fd)
             raise
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        self.file: IO[bytes] = os.fdopen(fd, "wb")
-        _LIVE.add(self)
-        _arm()
 
     def done(self) -> None:
         """Put the file in place (its mode the replaced file's), or raise ``OSError`` having removed it."""
@@ -329,6 +333,19 @@ def _arm() -> None:
     for sig in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(sig) in (signal.SIG_DFL, None):
             signal.signal(sig, _on_signal)
+
+
+def _hold_signals() -> set[int | signal.Signals] | None:
+    """SIGTERM and SIGHUP held back (delivered at :func:`_release_signals`) while a temporary file is made and
+    registered: one that arrived between the two would leave it behind (the hostile campaign's links class did)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGHUP})
+
+
+def _release_signals(held: set[int | signal.Signals] | None) -> None:
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _on_signal(signum: int, _frame: object) -> None:
