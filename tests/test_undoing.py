@@ -3,9 +3,12 @@ match: :mod:`ginlog.app.record.undoing`, through the command line and the record
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+from ginlog.app.record.undoing import event_at
+from ginlog.log.events import event_from_line
 from ginlog.match.reading import read_match
 
 from recording import SHOWS, TO_DISCARD, match, record
@@ -65,3 +68,11 @@ def test_undoing_a_note_after_the_end_reopens_nothing_so_nothing_is_asked(app: A
     assert state is not None and state.finished
     assert run(app, "undo", path).exit_code == 1  # now it would reopen the match
 
+
+def test_the_event_read_back_is_the_one_on_that_line(tmp_path: Path) -> None:
+    """``event_at`` against each line of the file decoded on its own; past the end, None."""
+    path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", SHOWS[0], "note gg"])
+    lines = path.read_bytes().splitlines()
+    for lineno, raw in enumerate(lines, start=1):
+        assert event_at(path, lineno) == event_from_line(json.loads(raw)), lineno
+    assert event_at(path, len(lines) + 1) is None
