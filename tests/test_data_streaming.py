@@ -1,4 +1,5 @@
-"""Streaming: the audit's summary and JSON as results come, paths as they are found, memory flat in the number of files."""
+"""Streaming: the audit's summary and JSON as results come, memory flat in the number of files (paths as they are
+found, against a naive walk: ``tests/test_paths.py``)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,7 @@ from pathlib import Path
 import pytest
 
 from ginlog.app.check.audit import Summary, audit_file, audit_files, audit_paths
-from ginlog.app.check.paths import count_paths, expand_paths, iter_paths
-from ginlog.errors import GinlogError
+from ginlog.app.check.paths import expand_paths
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
 
@@ -53,90 +53,6 @@ def test_summary_head_is_the_lone_files() -> None:
     assert s.head == results[0].head and s.head is not None
     s.add(results[1])
     assert s.files == 2 and s.to_dict()["events"] == results[0].events + results[1].events
-
-
-def _naive(args: list[str]) -> tuple[list[str], list[str]]:
-    """What the arguments name, the slow plain way: whole sorted listings, links to folders resolved and seen once."""
-    files: list[str] = []
-    problems: list[str] = []
-    seen_dirs: set[str] = set()
-    seen_files: set[str] = set()
-
-    def folder(root: str, quiet: bool = False) -> None:
-        again = os.path.realpath(root) in seen_dirs  # the same folder by another name: its files were listed
-        found = []
-        stack = [root]
-        while stack:
-            f = stack.pop()
-            real = os.path.realpath(f)
-            if real in seen_dirs:
-                continue
-            seen_dirs.add(real)
-            subs = []
-            for name in sorted(os.listdir(f)):
-                full = os.path.join(f, name)
-                if os.path.isdir(full):
-                    subs.append(full)
-                elif name.endswith(".jsonl"):
-                    found.append(full)
-            stack.extend(reversed(subs))
-        found = [x for x in sorted(found) if os.path.normpath(x) not in seen_files]
-        if not found and not quiet and not again:
-            problems.append(root)
-        files.extend(found)
-
-    def file(p: str) -> None:
-        listed = p.endswith(".jsonl") and os.path.realpath(os.path.dirname(os.path.abspath(p))) in seen_dirs
-        if os.path.normpath(p) in seen_files or listed:
-            return
-        seen_files.add(os.path.normpath(p))
-        files.append(p)
-
-    for p in args:
-        if p == "-":
-            if "-" not in files:
-                files.append(p)
-        elif os.path.isdir(p):
-            folder(p)
-        elif os.path.exists(p):
-            file(p)
-        elif any(c in p for c in "*?["):
-            # bash itself (globstar: ** crosses no link to a folder; nullglob: no match, no words)
-            sh = subprocess.run(["bash", "-O", "globstar", "-O", "nullglob", "-c", 'printf "%s\\0" ' + p.replace(" ", "\\ ")],
-                                stdout=subprocess.PIPE, check=True)
-            hits = sorted(h.decode() for h in sh.stdout.split(b"\0") if h)
-            if not hits:
-                problems.append(p)
-            for h in hits:
-                folder(h, quiet=True) if os.path.isdir(h) else file(h)
-        else:
-            problems.append(p)
-    return files, problems
-
-
-def test_paths_stream_as_the_naive_walk_finds_them(tmp_path: Path) -> None:
-    for name in ("b.jsonl", "b/x.jsonl", "b0.jsonl", "B.jsonl", "é.jsonl", "dir.jsonl/in.jsonl", "real/r.jsonl",
-                 "a b/c.jsonl", "notes.txt", "empty/notes.txt"):
-        p = tmp_path / "d" / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text("")
-    (tmp_path / "d" / "link").symlink_to(tmp_path / "d" / "real")
-    (tmp_path / "d" / "real" / "loop").symlink_to(tmp_path / "d")
-    (tmp_path / "d" / "lf.jsonl").symlink_to(tmp_path / "d" / "real" / "r.jsonl")
-    d = str(tmp_path / "d")
-    for args in (
-        [d, d + "/", d + "/./b", f"{d}/**/*.jsonl", f"{d}/nothing*.jsonl", f"{d}/missing.jsonl", f"{d}/b.jsonl", "-", "-"],
-        [f"{d}/b.jsonl", f"{d}/real/r.jsonl", d, f"{d}/empty"],
-        [f"{d}/link", f"{d}/real", f"{d}/*"],
-    ):
-        got = list(iter_paths(args))
-        files, problems = _naive(args)
-        assert [g for g in got if isinstance(g, str)] == files, args
-        assert [e.path for e in got if isinstance(e, GinlogError)] == problems, args
-        assert count_paths(args) == len(got)
-    # the link to real/ is followed, but real/ (and its loop back up) is searched once
-    walked = [p for p in iter_paths([d]) if isinstance(p, str)]
-    assert sum(p.endswith("r.jsonl") for p in walked) == 1 and len(walked) == len(set(walked))
 
 
 CHILD = r"""

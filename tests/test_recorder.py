@@ -1,8 +1,11 @@
-"""The live recorder, driven directly: Ctrl-C at the table stops cleanly and keeps what was written."""
+"""The live recorder's core, driven directly (piped standard input or an injected ``read_line``): Ctrl-C stops
+cleanly and keeps what was written, a conflict is read again, questions re-ask, a whole turn is reported line by
+line, and after the end the recorder stays open (undo, rematch)."""
 
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 from ginlog.match.reading import read_match
@@ -10,6 +13,8 @@ from ginlog.match.session import MatchSession
 from ginlog.app.record.recorder import run_recorder
 from ginlog.game.rules import preset
 from ginlog.log.events import Note
+
+from recording import SHOWS, TO_DISCARD, match, record
 
 
 class Keys(io.StringIO):
@@ -62,3 +67,63 @@ def test_a_conflict_is_refused_and_the_file_read_again(tmp_path: Path) -> None:
     assert err.getvalue() == ""
     report = read_match(path)
     assert report.ok and report.lines == 4
+
+
+def test_the_question_re_asks_on_junk_and_takes_an_entry_as_the_replacement(tmp_path: Path) -> None:
+    path = match(tmp_path, [*TO_DISCARD[:5], "knock qc"])
+    code, out, script = record(path, [SHOWS[0], "maybe", "", "quit"])
+    assert "Accept? [Y/n] (Enter = yes) " in script.prompts
+    assert "Answer y or n (Enter = yes), or type the entry to record instead." in out
+    assert "ok 8: Bob shows" in out  # Enter after the junk: yes
+    path2 = match(tmp_path, [*TO_DISCARD[:5], "knock qc"], name="m2.jsonl")
+    code, out, _ = record(path2, [SHOWS[0], "show [2h 3h 4h] [8c 8d 8s] [5s 6s 7s] ad", "quit"])
+    assert "taken as your entry instead: show [2h 3h 4h] [8c 8d 8s] [5s 6s 7s] ad" in out
+    last = json.loads(path2.read_bytes().splitlines()[-1])
+    assert last["melds"] == [["2H", "3H", "4H"], ["8C", "8D", "8S"], ["5S", "6S", "7S"]]
+    path3 = match(tmp_path, [*TO_DISCARD[:5], "knock qc"], name="m3.jsonl")
+    code, out, _ = record(path3, [SHOWS[0], "no", "quit"])
+    assert "Not written." in out and read_match(str(path3)).lines == 7
+
+
+def test_undo_in_the_recorder_names_the_move(tmp_path: Path) -> None:
+    path = match(tmp_path, TO_DISCARD)
+    code, out, _ = record(path, ["undo", "undo", "quit"], interactive=False)
+    assert code == 0
+    assert "ok 8: Correction: event 7 undone\nundone: event 7, Bob discards Q♣\n" in out
+    assert "undone: event 6, Bob draws from the stock" in out
+
+
+def test_a_whole_turn_reports_each_line_it_wrote(tmp_path: Path) -> None:
+    """One entry, two lines: 'ok 6' then 'ok 7', each told against the state before it (not 'ok 7' twice)."""
+    path = match(tmp_path, TO_DISCARD[:4])
+    code, out, _ = record(path, ["s d qc", "quit"], interactive=False)
+    assert code == 0
+    assert "ok 6: Bob draws from the stock\nok 7: Bob discards Q♣\n" in out
+
+
+def test_the_recorder_stays_open_after_the_end(tmp_path: Path) -> None:
+    path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", SHOWS[0]], target=50)
+    new = tmp_path / "next.jsonl"
+    code, out, script = record(path, [SHOWS[1], "y", "stock", "undo", "n", "undo", "y", SHOWS[1], "y",
+                                      f"rematch {new}", "dealer Bob", "quit"])
+    assert code == 0
+    assert out.count("Winner: Bob") == 2
+    assert "refused: the match is over: 'undo', 'rematch NEW.jsonl' or 'quit' (nothing written)" in out
+    assert "The match is over (Bob won 61-0). Undo reopens it. Undo? [y/N] " in script.prompts
+    assert "Not undone." in out and "undone: event 9, Ann shows" in out
+    assert f"{new}: new match, Ann v Bob, a rematch of {path}" in out
+    assert out.rstrip().endswith(f"Stopped at event 2; 'ginlog record {new}' resumes.")
+    assert script.prompts.count("over> ") >= 3
+    state = read_match(str(new)).state
+    assert state is not None and state.rules.game_target == 50 and state.phase == "ready"
+
+
+def test_piped_input_after_the_end(tmp_path: Path) -> None:
+    path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", *SHOWS], target=50)
+    before = path.read_bytes()
+    code, out, _ = record(path, [], interactive=False)  # ends there: exit 0 as before
+    assert code == 0 and out.rstrip().endswith("Winner: Bob")
+    code, out, _ = record(path, ["undo"], interactive=False)  # no one to ask: refused, nothing written
+    assert code == 1 and f"'ginlog undo {path} --reopen'" in out
+    assert path.read_bytes() == before
+

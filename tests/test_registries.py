@@ -15,12 +15,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from collections.abc import Iterable
 
 import attrs
 import pytest
 
-from ginlog.app.data.formats import COLUMNS, FORMATS, INT_COLUMNS, Row, TextRows, export_format, formats_help
 
 from ginlog.errors import ForeignRecordError, GinlogError
 from ginlog.game.rules import preset
@@ -209,95 +207,6 @@ def test_no_two_modules_share_the_colliding_names() -> None:
     assert not hasattr(events, "_CANONICAL")
     assert getattr(events, "ENVELOPE_KEYS", format.ENVELOPE_KEYS) is format.ENVELOPE_KEYS  # one, in the format
     assert not hasattr(ginlog.errors, "ImportError_")
-
-
-# ---------------------------------------------------------------------------
-# Export formats
-
-
-def _read_csv(path: Path) -> list[list[Any]]:
-    import csv
-
-    with open(path, newline="", encoding="utf-8") as f:
-        header, *rows = list(csv.reader(f))
-    assert tuple(header) == COLUMNS
-    return [[None if v == "" else int(v) if c in INT_COLUMNS else v for c, v in zip(COLUMNS, r)] for r in rows]
-
-
-def _read_jsonl(path: Path) -> list[list[Any]]:
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    assert all(tuple(r) == COLUMNS for r in rows)
-    return [list(r.values()) for r in rows]
-
-
-def _read_parquet(path: Path) -> list[list[Any]]:
-    pq = pytest.importorskip("pyarrow.parquet")
-    table = pq.read_table(path)
-    assert tuple(table.column_names) == COLUMNS
-    return [list(r.values()) for r in table.to_pylist()]
-
-
-#: Each registered format's reader, here in the tests: a new format without one fails below.
-READ_BACK = {"csv": _read_csv, "jsonl": _read_jsonl, "parquet": _read_parquet}
-
-
-def _rows() -> list[Row]:
-    from ginlog.app.data.export import hand_rows
-    from ginlog.match.dated import DatedReport
-    from ginlog.match.visitors import MatchReport
-
-    state = fold(simulate_match(preset("standard"), seed=3, max_hands=3)).state
-    report = MatchReport("m.jsonl", state, (), 9, None)
-    return list(hand_rows(DatedReport(report, None, None, "ab" * 32, ("2026-11-29T19:56:25.123Z",) * 3)))
-
-
-def test_every_format_has_a_reader_in_the_tests() -> None:
-    assert set(READ_BACK) == set(FORMATS)
-
-
-@pytest.mark.parametrize("name", sorted(FORMATS))
-def test_every_format_writes_what_it_says(name: str, tmp_path: Path) -> None:
-    """Each registered format, opened as the command opens it, reads back as the rows by its own reader."""
-    from ginlog.app.data.export import open_writer
-
-    rows = _rows()
-    path = tmp_path / f"hands.{name}"
-    out = open_writer(name, str(path))
-    out.write(rows)
-    out.finish()
-    assert READ_BACK[name](path) == [list(r) for r in rows]
-    assert FORMATS[name].name == name
-
-
-def test_a_format_that_is_not_a_whole_writer_is_refused() -> None:
-    with pytest.raises(TypeError, match="leaves out close"):
-
-        @export_format("tsv")
-        class Tsv(TextRows):
-            """Tab-separated."""
-
-            def write(self, rows: Iterable[Row]) -> None: ...
-
-    with pytest.raises(TypeError, match="must subclass"):
-        export_format("tsv")(_shrug())
-    assert "tsv" not in FORMATS
-
-
-def test_an_unknown_format_is_refused_not_written_as_another() -> None:
-    from ginlog.app.data.export import open_writer
-
-    with pytest.raises(ValueError, match="not 'tsv'"):
-        open_writer("tsv", None)
-
-
-def test_the_export_command_lists_the_registered_formats() -> None:
-    from typer.testing import CliRunner
-
-    from ginlog.app.cli import build_app
-
-    result = CliRunner().invoke(build_app(), ["export", "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
-    assert all(name in result.output for name in FORMATS), result.output
-    assert formats_help() in " ".join(result.output.split())
 
 
 # ---------------------------------------------------------------------------

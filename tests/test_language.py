@@ -3,7 +3,8 @@
 The parser, completion, the recorder's ``help``, the README and the prompts
 of ``legal_actions`` once spelled the language each their own way and drifted
 (``help`` without ``NAME +POINTS`` or ``s d 7h``, completion without
-``biggin`` as a turn's end); these tests hold each to the table.
+``biggin`` as a turn's end); these tests hold each to the table. And the language has a longest entry
+(``MAX_ENTRY``): one longer is refused at once, in one line (issue 20, item 6).
 """
 
 from __future__ import annotations
@@ -14,11 +15,15 @@ from pathlib import Path
 import pytest
 
 from ginlog.app.record import completion, entry, language
+from ginlog.app.record.language import MAX_ENTRY
 from ginlog.app.record.recorder import HELP
 from ginlog.game.rules import preset
 from ginlog.play.reducer import legal_actions, start
 from ginlog.play.simulate import simulate_match
+from ginlog.log.event_types import MAX_TEXT
 from ginlog.play.timeline import apply
+
+from test_cli import exe
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -108,3 +113,25 @@ def test_legal_actions_speak_the_table() -> None:
             if event is not None:
                 tl = apply(tl, event, seq)
     assert {"dealer", "cut", "upcard", "take", "pass", "stock", "discard", "knock", "gin", "show"} <= seen
+
+
+# ---------------------------------------------------------------------------
+# The longest entry
+
+
+def test_the_longest_note_is_taken_and_one_more_character_past_the_cap_is_refused(tmp_path: Path) -> None:
+    m = tmp_path / "m.jsonl"
+    assert exe("new", m, "--player", "Ann", "--player", "Bob").returncode == 0
+    assert exe("play", m, "note " + "x" * MAX_TEXT).returncode == 0  # the longest note the reader takes
+    before = m.read_bytes()
+    run = exe("play", m, "note " + "x" * MAX_ENTRY)
+    assert run.returncode == 1 and m.read_bytes() == before
+    assert f"no entry is longer than {MAX_ENTRY:,}" in run.stderr and len(run.stderr.splitlines()) == 1
+
+
+def test_a_pasted_screenful_is_refused_by_the_recorder_too(tmp_path: Path) -> None:
+    m = tmp_path / "m.jsonl"
+    assert exe("new", m, "--player", "Ann", "--player", "Bob").returncode == 0
+    run = exe("record", m, input="dealer " + "Ann " * 50_000 + "\nquit\n")
+    said = [line for line in (run.stdout + run.stderr).splitlines() if "no entry is longer than" in line]
+    assert run.returncode == 1 and len(said) == 1 and len(said[0]) < 200, said

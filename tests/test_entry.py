@@ -1,4 +1,5 @@
-"""Quicker entry at the table (issue 14 item 4): a whole turn in one entry, melds in any order, ``NAME +POINTS``.
+"""Entries into events (:mod:`ginlog.app.record.entry`), and the quicker entry of issue 14 item 4: a whole turn in
+one entry, melds in any order, ``NAME +POINTS``.
 
 A whole turn (``s d 7h``, ``t k qc``) must stand for exactly the two events the
 two entries stand for, checked together; ``NAME +POINTS`` is a score-pad hand
