@@ -58,7 +58,8 @@ CHECKS = hc.CHECKS
 # (hostile_campaign.forks: the same main(), without an interpreter's start), so all nine are in the default
 # run: 3.6 to 4.1 CPU-s together (links 1.2-1.4 with the one import of every ginlog module before the first
 # fork, deep 0.6, jobs 0.4-0.5, the others 0.2-0.4 each).
-ISSUE_20 = frozenset({"links", "formula", "deep", "jobs", "entry", "closed", "clock", "header", "timestamp"})
+ISSUE_20 = frozenset({"links", "formula", "deep", "jobs", "entry", "closed", "clock", "header", "timestamp",
+                      "copies", "lookalike", "order"})
 QUICK = frozenset({"memory", "moves", "warnings", "display", "verdict"}) | ISSUE_20
 
 

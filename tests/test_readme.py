@@ -309,14 +309,17 @@ def test_readme_documents_the_json_shapes() -> None:
 
 
 def test_readme_documents_the_table_json_shape() -> None:
-    """``show --json`` and ``replay --json`` (issue 13): every key of the table, and replay's own, named."""
+    """``show --json`` and ``replay --json`` (issue 13): every key of the table, and replay's own, named in the
+    shapes' document the README's "JSON output" points to (``docs/DATA.md``, which holds every output's shape)."""
     from ginlog.app.views.match import table_json
     from ginlog.game.rules import preset
     from ginlog.log.events import MatchStarted
     from ginlog.play.reducer import start
 
-    text = section(readme(), "JSON output")
+    assert "docs/DATA.md" in section(readme(), "JSON output")
+    text = (ROOT / "docs" / "DATA.md").read_text(encoding="utf-8")
+    text = text[text.index("## `show --json` and `replay --json`"):]
     keys = ["event", *table_json(start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard"))).state),
             "seq", "type", "text", "summary"]
     missing = [k for k in keys if f'"{k}"' not in text]
-    assert not missing, f"show/replay --json keys not in the README: {missing}"
+    assert not missing, f"show/replay --json keys not in docs/DATA.md: {missing}"

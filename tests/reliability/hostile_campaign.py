@@ -108,6 +108,10 @@ CLASSES = {
     "clock": "a clock out of the years ginlog writes (before 1970, past 2262, past 9999)",
     "header": "an OpenSpiel header with thousands of digits",
     "timestamp": "times the writer would never write (no such day, year out of range, other precision)",
+    # issue 20, counting (tests/reliability/hostile_counting.py)
+    "copies": "a match reached twice (links, copies, a folder named twice, a backup) or forked, in stats, export and a site",
+    "lookalike": "names in different files that could be taken for each other; a players file that makes them one",
+    "order": "the same files named in other orders (and begun in the same millisecond)",
 }
 
 
@@ -214,6 +218,9 @@ CHECKS: dict[str, str | None] = {
     **{f"clock/{c}": None for c in ("no-crash", "verdict")},
     **{f"header/{c}": None for c in ("no-crash", "verdict")},
     **{f"timestamp/{c}": None for c in ("no-crash", "refused", "no-false-alarm")},
+    **{f"copies/{c}": None for c in ("no-crash", "counted-once", "copy-named", "fork-error", "site-once")},
+    **{f"lookalike/{c}": None for c in ("no-crash", "warned-apart", "players-file")},
+    **{f"order/{c}": None for c in ("no-crash", "same-output")},
 }
 
 
@@ -796,7 +803,7 @@ def campaign_of(name: str) -> Callable[[Callable[[Ctx, int, int], None]], Callab
 
 def campaign(name: str, n: int, seed: int, work: str | os.PathLike[str], *, jobs: int = 4, long: bool = False) -> Tally:
     """Run one class of the issue: ``n`` generated examples (plus the issue's own), in ``work``."""
-    import hostile_checks, hostile_edges, hostile_limits, hostile_records  # noqa: F401  (they register the campaigns)
+    import hostile_checks, hostile_counting, hostile_edges, hostile_limits, hostile_records  # noqa: F401  (they register the campaigns)
 
     tally = Tally(name)
     base = Path(tempfile.mkdtemp(prefix=f"hostile-{name}-", dir=work))

@@ -259,7 +259,6 @@ _CREATE: Final = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLO
 _STEM: Final = 200
 _LEFTOVER: Final = re.compile(r"\A\.(?P<stem>.+)\.ginlog-[0-9a-f]{16}\.tmp\Z", re.S)
 _LIVE: set[Replacement] = set()
-_ARMED: list[bool] = []
 
 
 def _umask() -> int:
@@ -326,10 +325,12 @@ def sweep(name: str | None, dir_fd: int) -> list[str]:
 
 
 def _arm() -> None:
-    """Once a temporary file is open, SIGTERM and SIGHUP remove every live one before the process dies of them."""
-    if _ARMED or threading.current_thread() is not threading.main_thread():
+    """Once a temporary file is open, SIGTERM and SIGHUP remove every live one before the process dies of them.
+
+    Looked at each time, not once: a process forked from one that was armed may have had its handlers put
+    back to the default (the test runner's forked commands do), and must be armed again."""
+    if threading.current_thread() is not threading.main_thread():
         return
-    _ARMED.append(True)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(sig) in (signal.SIG_DFL, None):
             signal.signal(sig, _on_signal)
