@@ -43,7 +43,7 @@ def _matches(r: Run) -> int | None:
     data = r.json()
     if not isinstance(data, dict):
         return None
-    return sum(p.get("matches", 0) for p in data.get("players") or []) // 2
+    return sum(int(p.get("matches", 0)) for p in data.get("players") or []) // 2
 
 
 def _export_matches(r: Run) -> dict[str, set[str]]:
