@@ -102,61 +102,6 @@ def _results(
 # --------------------------------------------------------------------------- stats
 
 
-def _json_stats(standings: Standings, files: IO[str], out: IO[str]) -> None:
-    """``{"players": [...], "head_to_head": [...], "files": [...]}``, the files' entries copied from their spool
-    (written JSON-escaped, :func:`ginlog.text.json_escaped`)."""
-    import json
-    import shutil
-
-    from ginlog.text import json_escaped
-
-    def indented(obj: Any) -> str:
-        return json_escaped(json.dumps(obj, indent=2, ensure_ascii=False)).replace("\n", "\n  ")
-
-    out.write('{\n  "players": ' + indented(standings.players()))
-    out.write(',\n  "head_to_head": ' + indented(standings.head_to_head()))
-    out.write(',\n  "warnings": ' + indented(standings.warnings))
-    out.write(',\n  "files": [')
-    files.seek(0)
-    empty = not files.read(1)
-    files.seek(0)
-    if empty:
-        out.write("]\n}\n")
-        return
-    shutil.copyfileobj(files, out)
-    out.write("\n  ]\n}\n")
-
-
-def _text_stats(standings: Standings) -> None:
-    from rich.table import Table
-
-    from ginlog.text import visible
-
-    terminal = Terminal()
-    # Piped, rich would fold the table into 80 columns: give it room (a terminal keeps its own width).
-    width = None if terminal.is_terminal() else 160
-    table = Table(title="Standings")
-    columns = (
-        ("Player", "name"), ("Matches", "matches"), ("Won", "matches_won"), ("Hands", "hands"),
-        ("Hands won", "hands_won"), ("Points", "points"), ("Bonus", "bonus_points"), ("Gins", "gins"),
-        ("Knocks", "knocks"), ("Undercuts", "undercuts"), ("Dw knock", "avg_deadwood_knocking"),
-        ("Dw defend", "avg_deadwood_defending"), ("Elo", "rating"),
-    )
-    for label, key in columns:
-        table.add_column(label, justify="left" if key == "name" else "right")
-    for p in standings.players():
-        table.add_row(*(visible(p[k]) if k == "name" else ("-" if p[k] is None else str(p[k])) for _l, k in columns))
-    terminal.show(table, width=width)  # text, never markup
-    for h in standings.head_to_head():
-        a, b = h["players"]
-        terminal.out(f"{a} v {b}: matches {h['wins'][a]}-{h['wins'][b]} ({h['matches']} played), "
-                     f"hands {h['hands_won'][a]}-{h['hands_won'][b]}, points {h['points'][a]}-{h['points'][b]}")
-    n = standings.valid + standings.invalid + standings.copies
-    copies = f", {standings.copies} more {'copies' if standings.copies != 1 else 'copy'} of them" if standings.copies else ""
-    terminal.out(f"{n} file{'s' if n != 1 else ''}: {standings.valid} valid{copies}, {standings.invalid} invalid")
-    terminal.out("Elo: everyone from 1500, K = 32, finished matches in the order they began.")
-
-
 def _players(path: str | None) -> Players | int:
     """The players file's roster (none: every name is itself), or the usage error's exit code."""
     from ginlog.app.data.players import NO_PLAYERS, PlayersFileError, load_players
@@ -186,12 +131,11 @@ def stats(
 
     Example: ginlog stats club/ --json
     """
-    import csv
     import json
     import tempfile
 
-    from ginlog.app.data.formats import spreadsheet_safe
-    from ginlog.app.data.stats import PLAYER_KEYS, Standings, folded, summary_of
+    from ginlog.app.data.stats import Standings, folded, summary_of
+    from ginlog.app.data.stats_output import show_text, write_csv, write_json
 
     if json_ and csv_:
         return usage_line("give --json or --csv, not both")
@@ -213,14 +157,11 @@ def stats(
         for w in standings.warnings:
             terminal.err(_warning_line(w))
         if json_:
-            _json_stats(standings, files, terminal.data_stream())
+            write_json(standings, files, terminal.data_stream())
         elif csv_:
-            writer = csv.writer(terminal.data_stream(), lineterminator="\n")
-            writer.writerow(PLAYER_KEYS)
-            cell = (lambda v: v) if raw else spreadsheet_safe  # a name that would start a formula, guarded
-            writer.writerows([cell("" if p[k] is None else p[k]) for k in PLAYER_KEYS] for p in standings.players())
+            write_csv(standings, terminal.data_stream(), raw=raw)
         else:
-            _text_stats(standings)
+            show_text(standings, terminal)
     sys.stdout.flush()
     return EXIT_OK if not standings.invalid else EXIT_INVALID
 
