@@ -26,11 +26,12 @@ by side (:func:`first_difference`): only for copies of different lengths or
 heads, which are rare, and never holding more than two lines.
 
 :class:`Once` collects each file's result as it is read, keeps it on disk (a
-temporary spool), and, once every file is in, gives back the ones that
-count and the rest, in one order that depends on the matches' content alone
-(:func:`content_order`: start time, identity, path), never on the order of the
-arguments or of a folder listing. What it keeps in memory is a few dozen
-bytes a file: its path, identity, length, head, start and its place in the spool.
+private SQLite database: a row a file), and, once every file is in, gives
+back the ones that count and the rest, in one order that depends on the
+matches' content alone (:func:`content_order`: start time, identity, path),
+never on the order of the arguments or of a folder listing. Memory stays flat
+in the number of files: only the copies of a match with more than one file
+are loaded, to be judged.
 
 >>> copies = [Copy("b.jsonl", "m1", 9, "h9"), Copy("a.jsonl", "m1", 9, "h9"), Copy("c.jsonl", "m2", 3, "h3")]
 >>> judged = judge(copies)
@@ -45,9 +46,8 @@ from __future__ import annotations
 
 import os
 import pickle
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
@@ -178,53 +178,72 @@ def content_order(start: str | None, match: str | None, path: str) -> tuple[str,
     return (start or "", match or "", path)
 
 
-@attrs.frozen
-class _Held:
-    key: tuple[str, str, str]
-    copy: Copy | None
-    offset: int
-    size: int
+#: The held results: each file's order key (start, identity, path as bytes: a path need not be UTF-8), its
+#: copy (lines and head; none for a file that is not a valid match) and its pickled result.
+_SCHEMA: Final = """
+CREATE TABLE held (n INTEGER PRIMARY KEY, start TEXT NOT NULL, match TEXT NOT NULL, path BLOB NOT NULL,
+                   copy INTEGER NOT NULL, lines INTEGER, head TEXT, item BLOB NOT NULL)
+"""
 
 
 class Once(Generic[T]):
-    """Results of many files, held in a temporary spool until all are in; then each with what counting once says.
+    """Results of many files, held on disk until all are in; then each with what counting once says, in order.
 
     ``add(item, copy, key)``: ``copy`` is None for a file that is not a valid
     match (it is given back as it is); ``key`` is its
     :func:`content_order`. :meth:`results` gives ``(item, judged)`` in that
-    order, once. Use as a context manager (the spool is closed at the end).
+    order, once. Use as a context manager (the store is deleted at the end).
+
+    *Why SQLite* (the standard library's): what must be held is a row a file
+    (its order key, its copy, its pickled result) until the last file is in,
+    then sorted and grouped by match. A private on-disk database does both
+    with a bounded page cache, so memory stays flat in the number of files
+    (a Python index of them took about 700 bytes a file); only the copies of
+    a match that has more than one file are ever loaded to be judged.
     """
 
     def __init__(self, differ: Callable[[str, str, int], int | None] = first_difference) -> None:
-        self._spool: IO[bytes] = tempfile.TemporaryFile()
-        self._held: list[_Held] = []
+        import sqlite3
+
+        self._db = sqlite3.connect("")  # "": a private temporary database on disk, deleted when closed
+        for pragma in ("journal_mode=OFF", "synchronous=OFF", "cache_size=-256", "temp_store=FILE"):
+            self._db.execute(f"PRAGMA {pragma}")
+        self._db.execute(_SCHEMA)
+        self._n = 0
         self._differ = differ
 
     def __enter__(self) -> Once[T]:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._spool.close()
+        self._db.close()
 
     def add(self, item: T, copy: Copy | None, key: tuple[str, str, str]) -> None:
+        start, match, path = key
         data = pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)
-        offset = self._spool.seek(0, os.SEEK_END)
-        self._spool.write(data)
-        self._held.append(_Held(key, copy, offset, len(data)))
+        self._db.execute(
+            "INSERT INTO held (start, match, path, copy, lines, head, item) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (start, match, os.fsencode(path), copy is not None, None if copy is None else copy.lines,
+             None if copy is None else copy.head, data),
+        )
+        self._n += 1
 
     def __len__(self) -> int:
-        return len(self._held)
+        return self._n
 
     def results(self) -> Iterator[tuple[T, Judged]]:
-        held = self._held
-        judged = judge((h.copy for h in held if h.copy is not None), self._differ)
-        held.sort(key=lambda h: h.key)
+        db = self._db
+        judged: dict[int, Judged] = {}
+        many = db.execute("SELECT match FROM held WHERE copy GROUP BY match HAVING count(*) > 1").fetchall()
+        for (match,) in many:
+            rows = db.execute("SELECT n, path, lines, head, start FROM held WHERE copy AND match = ?", (match,)).fetchall()
+            copies = {n: Copy(os.fsdecode(path), match, lines, head, start or None) for n, path, lines, head, start in rows}
+            verdicts = judge(copies.values(), self._differ)
+            judged.update((n, verdicts[c]) for n, c in copies.items())
         alone = Judged(True)
-        for h in held:
-            self._spool.seek(h.offset)
-            item: T = pickle.loads(self._spool.read(h.size))
-            yield item, alone if h.copy is None else judged[h.copy]
-
+        for n, data in db.execute("SELECT n, item FROM held ORDER BY start, match, path, n"):
+            item: T = pickle.loads(data)
+            yield item, judged.get(n, alone)
 
 
 def counted_once(
@@ -236,7 +255,7 @@ def counted_once(
     once's warnings and errors added) and whether it counts.
 
     ``parts(item)`` is the item's verdict and its :class:`Copy` (None: not a valid match, given back as it is).
-    The items are held in a temporary spool (pickled), not in memory, until the last is in.
+    The items are held on disk (pickled, in :class:`Once`'s database), not in memory, until the last is in.
     """
     with Once[T](differ) as held:
         for item in items:
