@@ -39,10 +39,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final, TypeAlias
 
-from ginlog.errors import EventError
+from ginlog.errors import EventError, GinlogError
 from ginlog.game.cards import DECK, Card
+from ginlog.game.rules import Rules, rules_from_dict
 from ginlog.log import times
-from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown
+from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown, MatchStarted
+from ginlog.log.format import parse_line
 from ginlog.log.times import valid_ts_bytes
 
 __all__ = ["BodyKey", "KnownBodies", "KNOWN_SIZE"]
@@ -187,13 +189,14 @@ class KnownBodies:
     def read_body(key: BodyKey) -> Event | None:
         """The event of a line as ginlog writes it, read straight off its bytes, or None to leave it to JSON.
 
-        The three lines of a hand that never repeat (the deal and the two
-        shown hands) are most of the JSON a full replay would still parse;
-        their usual form (plain player names, cards and nothing else) is read
-        here by one regular expression instead. Anything else, and anything
-        wrong, gives None, so every error is still found and worded by the
-        JSON path (``tests/test_bodies.py`` holds the two to the same events
-        and errors).
+        The lines that never repeat (a match's first line, each hand's deal and
+        its two shown hands) are most of the JSON a full replay would still
+        parse; their usual form (plain player names, cards, plain text and
+        nothing else) is read here by one regular expression instead. Anything
+        else, and anything wrong, gives None, so every error is still found
+        and worded by the JSON path (``tests/test_bodies.py`` and
+        ``tests/test_known_imported.py`` hold the two to the same events and
+        errors).
 
         >>> key = (b'","type":"hand_shown","v":2', b'"player":"Ann","cards":["7S","7C","7H"]}')
         >>> KnownBodies.read_body(key)
@@ -206,7 +209,7 @@ class KnownBodies:
             return None
         try:
             return reader(key[1])
-        except EventError:
+        except GinlogError:
             return None
 
 
@@ -270,8 +273,56 @@ def _shown(text: bytes) -> Event | None:
     )
 
 
+#: Text that means the same in JSON and as its bytes: printable ASCII without a quote or a backslash.
+_PLAIN_TEXT_RE: Final = rb'"([ !#-\[\]-~]*)"'
+#: A match's first line as ginlog writes it: the players, the rules (an object holding scalars and
+#: objects of scalars, as every :class:`Rules` is written), the tool (always written: the reader
+#: names it in errors, :mod:`ginlog.log.versioning`) and the title if given.
+_STARTED: Final = re.compile(
+    rb'"players":\[' + _NAME_RE + rb"," + _NAME_RE + rb'\],"rules":(\{[^\[\]{}]*(?:\{[^\[\]{}]*\}[^\[\]{}]*)*\})'
+    rb',"tool":' + _PLAIN_TEXT_RE + rb'(?:,"title":' + _PLAIN_TEXT_RE + rb")?\}"
+).fullmatch
+#: The :class:`Rules` of each ``rules`` object's bytes already read (every file of a club's or an
+#: import's plays the same rules); only those that were valid; bounded.
+_RULES_BYTES: Final[dict[bytes, Rules]] = {}
+_RULES_BYTES_SIZE: Final = 256
+
+
+def _rules_of(text: bytes) -> Rules:
+    """The rules of a ``rules`` object's bytes: parsed and checked as the JSON path does, once per distinct bytes.
+
+    Whatever bytes the pattern cut out, they are the rules only if they parse as one
+    JSON object on their own (an object has one end, so a cut in the wrong place fails
+    here); any error leaves the line to the JSON path.
+    """
+    rules = _RULES_BYTES.get(text)
+    if rules is None:
+        data = parse_line(text)
+        rules = rules_from_dict(data)
+        if len(_RULES_BYTES) >= _RULES_BYTES_SIZE:
+            _RULES_BYTES.clear()
+        _RULES_BYTES[text] = rules
+    return rules
+
+
+def _started(text: bytes) -> Event | None:
+    m = _STARTED(text)
+    if m is None:
+        return None
+    p1, p2, rules, tool, title = m.groups()
+    # The constructor's validators check the names (a name twice included) and the title, as for a
+    # line read through JSON; an error there leaves the line to JSON, which words it.
+    return MatchStarted(
+        players=(p1.decode(), p2.decode()),
+        rules=_rules_of(rules),
+        tool=tool.decode(),
+        title=None if title is None else title.decode(),
+    )
+
+
 #: Per ``type`` and ``v`` as a line's bytes give them: a reader of the rest of that line's bytes.
 _BODY_READERS: Final[dict[bytes, Callable[[bytes], Event | None]]] = {
+    b'","type":"match_started","v":%d' % SCHEMA_VERSION: _started,
     b'","type":"hand_dealt","v":%d' % SCHEMA_VERSION: _dealt,
     b'","type":"hand_shown","v":%d' % SCHEMA_VERSION: _shown,
 }
