@@ -13,8 +13,8 @@ brace). If the body is known, the line is not parsed at all.
 (:func:`ginlog.log.reader.read_runs`) and to the match reader
 (:func:`ginlog.match.reading.read`); without one, every line is parsed and
 checked the plain way. It owns the canonical line's bytes, the bulk check of
-a block, the remembered bodies (bounded) and the readers of the deal and
-the shown hands off their bytes. Events are values and depend on nothing but
+a block, the remembered bodies (bounded) and the readers of the first line,
+the deal and the shown hands off their bytes. Events are values and depend on nothing but
 the body, so one instance may serve every file a process reads.
 
 >>> from ginlog.log.format import digest, encode
@@ -82,7 +82,7 @@ class KnownBodies:
 
     ``size`` bounds the bodies remembered (when full, it forgets them all and
     starts again: a match's few hundred come straight back). ``decode=False``
-    turns off the readers of the deal and the shown hands (see
+    turns off the readers of the first line, the deal and the shown hands (see
     :meth:`read_body`), leaving only what was remembered.
     """
 
@@ -229,7 +229,7 @@ class KnownBodies:
             return None
 
 
-# --------------------------------------------------------------------------- the deal and the shown hands
+# --------------------------------------------------------------------------- the first line, the deal and the shown hands
 
 
 _CARD_BYTES: Final = {b'"%s"' % str(c).encode(): c for c in DECK}
