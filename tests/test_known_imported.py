@@ -228,3 +228,14 @@ def test_a_spoilt_first_line_reads_the_same_with_and_without_the_fast_path() -> 
                 assert outcome(edited, KnownBodies()) == outcome(edited, None), new
                 tried += 1
     assert tried >= 40
+
+
+def test_a_first_line_too_long_is_refused_with_or_without_the_fast_path() -> None:
+    """JSON white space inside the rules is still the same rules: a first line padded past the line limit must
+    be refused as the plain path refuses it (``line-too-long``), not read off its bytes."""
+    raws = imported(NAMES[0])
+    rules = raws[0].index(b'"rules":{') + 9
+    long = raws[0][:rules] + b" " * 70_000 + raws[0][rules:]
+    for edited in ([long, *raws[1:]], rechain([long, *raws[1:]])):
+        fast, plain = outcome(edited, KnownBodies()), outcome(edited, None)
+        assert fast == plain and any("[line-too-long]" in e for e in plain[0]), plain

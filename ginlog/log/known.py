@@ -321,7 +321,15 @@ def _rules_of(text: bytes) -> Rules:
     return rules
 
 
+#: The longest first line's body read off its bytes: far more than any ginlog writes (its rules are about
+#: 600 bytes, a title at most 2,000 characters), far less than MAX_LINE_BYTES, so a line the plain path
+#: refuses as too long (JSON white space in the rules pads it out) is never read here.
+_STARTED_MAX: Final = 8192
+
+
 def _started(text: bytes) -> Event | None:
+    if len(text) > _STARTED_MAX:
+        return None
     m = _STARTED(text)
     if m is None:
         return None
