@@ -1,6 +1,6 @@
 """``ginlog audit --jobs 1`` over imported OpenSpiel hands, against a bare loop, before and after, in one run.
 
-    python benchmarks/bench_audit.py [--records DIR] [--hands 8000] [--base REV] [--rounds 5]
+    python benchmarks/bench_audit.py [--records DIR] [--hands 8000] [--base REV] [--rounds 5] [--parts]
 
 1. Input. ``--hands`` OpenSpiel ``gin_rummy`` records (one hand each) from
    ``--records`` (default: the importer's 229 test fixtures,
@@ -34,12 +34,22 @@
    child also reports its CPU time after its start-up (the interpreter, and
    for ginlog the imports of the command's modules and the Typer app), printed
    as a second table: what the per-file work costs, apart from the fixed cost.
+3. With ``--parts``, where this checkout's audit spends its time, in one more
+   fresh process over the same folder (warm, the garbage collector off as the
+   reader has it, the parts taking turns ``--rounds`` times, the best kept):
+   the bare loop's work in process; the reader alone (the chain, the seqs, the
+   fast path's block check, the times); the reading through the rules
+   (:class:`~ginlog.match.visitors.FinalState`); ``audit_file`` (that, and the
+   verdict); the rules alone (a fold over the events, read once before); and
+   ``audit_file`` over each file cut to its first two lines (the fixed cost of
+   a file, whatever its length).
 """
 
 from __future__ import annotations
 
 import argparse
 import compileall
+import json
 import os
 import resource
 import statistics
@@ -88,6 +98,68 @@ try:
     main()
 finally:
     sys.stderr.write("cpu %r\n" % (time.process_time() - c))
+"""
+
+
+#: ``--parts``: where the audit's time goes, in process (argv: the folder, the rounds, a folder for the cut files).
+_PARTS = r"""
+import gc, hashlib, json, os, sys, time
+folder, rounds, short = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+names = [os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".jsonl")]
+from ginlog.app.check.audit import audit_file
+from ginlog.log.reader import read_runs
+from ginlog.match.reading import SHARED, FinalState, Visitor, read
+from ginlog.play.fold import Fold
+os.makedirs(short, exist_ok=True)
+shorts = []
+for name in names:
+    with open(name, "rb") as f:
+        head = f.readline() + f.readline()
+    shorts.append(os.path.join(short, os.path.basename(name)))
+    with open(shorts[-1], "wb") as f:
+        f.write(head)
+class Events(Visitor):
+    def __init__(self):
+        super().__init__()
+        self.events = []
+    def event(self, lineno, seq, event, digest):
+        self.events.append(event)
+    def end(self):
+        return self.events
+folds = [read(name, Events()) for name in names]
+def bare():
+    for name in names:
+        with open(name, "rb") as f:
+            for line in f:
+                line = line.rstrip(b"\n")
+                json.loads(line)
+                hashlib.sha256(line).hexdigest()
+def reader():
+    for name in names:
+        for _ in read_runs(name, lambda e: None, known=SHARED, warn=lambda c: None):
+            pass
+def reading():
+    for name in names:
+        read(name, FinalState(errors=[], warnings=[]))
+def audit():
+    for name in names:
+        audit_file(name)
+def rules():
+    for events in folds:
+        Fold(events[0], 1).apply_run(events, 1, 1)
+def per_file():
+    for name in shorts:
+        audit_file(name)
+parts = (bare, reader, reading, audit, rules, per_file)
+audit()
+gc.disable()
+best = {}
+for _ in range(rounds):
+    for part in parts:
+        c = time.process_time()
+        part()
+        best[part.__name__] = min(best.get(part.__name__, 1e9), time.process_time() - c)
+print(json.dumps(best))
 """
 
 
@@ -172,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=8000, help="records imported (one hand each)")
     ap.add_argument("--base", default=None, help="the revision before (default: git merge-base HEAD main)")
     ap.add_argument("--rounds", type=int, default=5, help="turns of the three commands; the best of each kept")
+    ap.add_argument("--parts", action="store_true", help="then where this checkout's audit spends its time")
     args = ap.parse_args(argv)
     records = sorted(args.records.glob("*.txt"))[: args.hands]
     if len(records) < args.hands:
@@ -190,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for _ in range(args.rounds):
             for name, pythonpath in paths.items():
                 times[name].append(cpu(_BARE if name == "bare" else _AUDIT, folder, pythonpath))
+        parts = _parts(folder, args.rounds, work / "cut") if args.parts else None
     head = _git("rev-parse", "--short", "HEAD")
     dirty = " (with uncommitted changes)" if _git("status", "--porcelain", "--untracked-files=no", "ginlog") else ""
     labels = {
@@ -212,7 +286,31 @@ def main(argv: Sequence[str] | None = None) -> int:
               f" (rounds: {statistics.median(a[part] / b[part] for a, b in zip(times['after'], times['before'])):.3f})")
     best = {k: min(t[0] for t in v) for k, v in times.items()}
     print(f" goal: the whole audit at most {GOAL}× the bare loop: {'met' if best['after'] / best['bare'] <= GOAL else 'missed'}")
+    if parts is not None:
+        labels = {
+            "bare": "the bare loop's work",
+            "reader": "the reader alone (chain, seqs, fast path, times)",
+            "reading": "the reading through the rules (FinalState)",
+            "audit": "audit_file (that, and the verdict)",
+            "rules": "the rules alone (a fold over the events)",
+            "per_file": "audit_file of each file's first two lines",
+        }
+        print(f" where the audit's time goes, in process, after {head} (best CPU seconds of {args.rounds} rounds in turn):")
+        for name, label in labels.items():
+            print(f"  {label:<52} {parts[name]:>7.3f} s  {parts[name] / parts['bare']:>5.2f}× bare")
     return 0
+
+
+def _parts(folder: Path, rounds: int, cut: Path) -> dict[str, float]:
+    """``--parts``: the in-process figures of this checkout, in one fresh process (see the docstring)."""
+    run = subprocess.run(
+        [sys.executable, "-c", _PARTS, str(folder), str(rounds), str(cut)],
+        capture_output=True, text=True, env=_env(ROOT), cwd=folder,
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"--parts failed ({run.returncode}): {run.stderr[-2000:]}")
+    parts: dict[str, float] = json.loads(run.stdout.strip().rpartition("\n")[2])
+    return parts
 
 
 if __name__ == "__main__":

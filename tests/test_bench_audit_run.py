@@ -21,7 +21,7 @@ def test_bench_audit_prints_its_figures() -> None:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("the benchmark takes the revision before from git")
     out = subprocess.run(
-        [sys.executable, str(BENCH), "--hands", "3", "--rounds", "1", "--base", "HEAD"],
+        [sys.executable, str(BENCH), "--hands", "3", "--rounds", "1", "--base", "HEAD", "--parts"],
         capture_output=True, text=True, timeout=300,
     )
     assert out.returncode == 0, out.stderr
@@ -31,3 +31,4 @@ def test_bench_audit_prints_its_figures() -> None:
         assert len(found) == 2, (who, out.stdout)  # the whole process, and after the start-up
     assert len(re.findall(r"^  after ÷ before \(time\): [\d.]+ \(rounds: [\d.]+\)$", out.stdout, re.M)) == 2, out.stdout
     assert re.search(r"^ goal: .* (met|missed)$", out.stdout, re.M), out.stdout
+    assert len(re.findall(r"^  \S.*\s[\d.]+ s\s+[\d.]+× bare$", out.stdout, re.M)) == 6, out.stdout  # --parts

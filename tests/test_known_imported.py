@@ -20,8 +20,8 @@ import pytest
 from ginlog.app.importers.openspiel import parse_record, record_events
 from ginlog.errors import GinlogError
 from ginlog.game.rules import Rules, preset, rules_from_dict, rules_to_dict
-from ginlog.log.events import SCHEMA_VERSION, Event, event_fields, event_type
-from ginlog.log.format import digest, encode
+from ginlog.log.events import SCHEMA_VERSION, Event, event_fields, event_from_line, event_type
+from ginlog.log.format import digest, encode, parse_line
 from ginlog.log.known import KnownBodies
 from ginlog.match.reading import read_match
 from ginlog.text import check_kept_players
@@ -170,3 +170,73 @@ def test_melds_remembered_are_the_melds_and_a_bad_one_is_refused_each_time() -> 
         for _ in range(2):
             with pytest.raises(MeldError):
                 _meld(cards)
+
+
+def _key(raw: bytes) -> tuple[bytes, bytes]:
+    """A first line's body key (as :meth:`KnownBodies.check` cuts it: ``prev`` is null)."""
+    return raw[raw.index(b'","type"') : raw.index(b',"prev"')], raw[raw.index(b',"prev":null,') + 13 :]
+
+
+def test_the_first_line_is_read_without_json() -> None:
+    for name in NAMES:
+        first = imported(name)[0]
+        event = KnownBodies.read_body(_key(first))
+        assert event is not None and event == event_from_line(parse_line(first)), first
+
+
+def _spoilt_first(raw: bytes) -> list[bytes]:
+    """Ways to change a first line that the reader without JSON must leave to JSON (or read exactly as JSON does)."""
+    rules = raw.index(b'"rules":{') + 8
+    return [
+        raw.replace(b'"title":"', b'"title":"\\u00e9 ', 1),  # an escape
+        raw.replace(b'"title":"', b'"title":"\xc3\xa9 ', 1),  # not ASCII
+        raw.replace(b'"title":"', b'"title":"\\" ', 1),
+        raw.replace(b',"title":"', b',"title":null,"x":"', 1),
+        re.sub(rb',"title":"[^"]*"', b"", raw),  # no title: valid
+        re.sub(rb',"title":"[^"]*"', b',"title":null', raw),  # valid too
+        re.sub(rb',"title":"[^"]*"', b',"title":"' + b"x" * 5000 + b'"', raw),  # too long
+        re.sub(rb',"tool":"[^"]*"', b"", raw),  # no tool: valid, the default
+        raw.replace(b'"tool":"ginlog', b'"tool":"ginlog 99.0 was', 1),
+        raw.replace(b'"players":["P0","P1"]', b'"players":["P0","P0"]', 1),  # a name twice
+        raw.replace(b'"players":["P0","P1"]', b'"players":["P0","p0"]', 1),  # names that clash
+        raw.replace(b'"players":["P0","P1"]', b'"players":["P0"]', 1),
+        raw.replace(b'"players":["P0","P1"]', b'"players":["P 0","P1"]', 1),
+        raw[:rules] + b'{"knock_limit":10,' + raw[rules + 1 :],  # a knob twice
+        raw.replace(b'"knock_limit":10', b'"knock_limit":9', 1),  # valid: other rules
+        raw.replace(b'"knock_limit":10', b'"knock_limit":true', 1),
+        raw.replace(b'"knock_limit":10', b'"knock_limit":1e400', 1),
+        raw.replace(b'"knock_limit":10', b'"knock_limit":"\\ud800"', 1),
+        raw.replace(b'"knock_limit":10', b'"no_such_knob":10', 1),
+        raw.replace(b'"oklahoma":null', b'"oklahoma":{"ace":"gin","spades_double":false}', 1),  # valid
+        raw.replace(b'"oklahoma":null', b'"oklahoma":{"ace":"}","spades_double":false}', 1),
+        raw.replace(b'"oklahoma":null', b'"oklahoma":{"ace":"gin","spades_double":[]}', 1),
+        raw[:rules] + b"{}," + raw[raw.index(b',"tool"') + 1 :],  # every knob its default
+        raw[:-1] + b',"x":1}',
+        raw[:-1] + b',"title":"again"}',
+    ]
+
+
+def test_a_spoilt_first_line_reads_the_same_with_and_without_the_fast_path() -> None:
+    tried = 0
+    for name in (NAMES[0], next(n for n in NAMES if n.startswith("oklahoma"))):
+        raws = imported(name)
+        for new in _spoilt_first(raws[0]):
+            for fix in (False, True):
+                edited = [new, *raws[1:]]
+                if fix:
+                    edited = rechain(edited)
+                assert outcome(edited, KnownBodies()) == outcome(edited, None), new
+                tried += 1
+    assert tried >= 40
+
+
+def test_a_first_line_too_long_is_refused_with_or_without_the_fast_path() -> None:
+    """JSON white space inside the rules is still the same rules: a first line padded past the line limit must
+    be refused as the plain path refuses it (``line-too-long``), not read off its bytes."""
+    raws = imported(NAMES[0])
+    rules = raws[0].index(b'"rules":{') + 9
+    long = raws[0][:rules] + b" " * 70_000 + raws[0][rules:]
+    for edited in ([long, *raws[1:]], rechain([long, *raws[1:]])):
+        fast, plain = outcome(edited, KnownBodies()), outcome(edited, None)
+        errors = plain[0]
+        assert fast == plain and isinstance(errors, list) and any("[line-too-long]" in e for e in errors), plain

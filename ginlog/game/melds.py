@@ -502,16 +502,18 @@ def check_arrangement(hand: Iterable[Card], melds: Sequence[Meld | str | Iterabl
     ...
     ginlog.errors.MeldError: 7H is declared in two melds [meld-overlap]
     """
-    cards = set(hand)
-    used: set[Card] = set()
+    # Bit masks, not sets of cards: every shown hand of a replay comes here, and a card's hash is a
+    # Python call. The deadwood comes out in the order of the bits, which is the cards' sort order.
+    held = cards_mask(hand)
+    used = 0
     out = []
     for spec in melds:
         meld = spec if isinstance(spec, Meld) else Meld.of(spec)
         for c in meld.cards:
-            if c not in cards:
+            if not held & c.bit:
                 raise MeldError(f"{c} is declared in a meld but is not in the hand", rule="meld-not-in-hand")
-            if c in used:
+            if used & c.bit:
                 raise MeldError(f"{c} is declared in two melds", rule="meld-overlap")
-            used.add(c)
+            used |= c.bit
         out.append(meld)
-    return Arrangement(tuple(out), tuple(sorted(cards - used)))
+    return Arrangement(tuple(out), mask_cards(held & ~used))

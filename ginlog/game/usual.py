@@ -56,14 +56,28 @@ USUAL: Final[dict[str, tuple[int, int]]] = {
 }
 
 
-def unusual_knobs(rules: Rules) -> list[tuple[str, int, tuple[int, int]]]:
+Unusual = tuple[str, int, tuple[int, int]]
+
+
+def unusual_knobs(rules: Rules) -> list[Unusual]:
     """Each knob of ``rules`` outside its usual range: ``(knob, value, (low, high))``, in the table's order.
 
-    A knob left at null (not played, no limit) is always usual.
+    A knob left at null (not played, no limit) is always usual. The last rules
+    asked about are remembered by identity (the reader hands every file of an
+    import or a club the same frozen :class:`Rules`: ``ginlog.log.known``), so
+    an audit of many one-hand files looks their knobs up once.
     """
-    out: list[tuple[str, int, tuple[int, int]]] = []
+    global _last
+    if _last is not None and _last[0] is rules:
+        return list(_last[1])
+    out: list[Unusual] = []
     for knob, (low, high) in USUAL.items():
         value = getattr(rules, knob)
         if value is not None and not low <= value <= high:
             out.append((knob, value, (low, high)))
+    _last = (rules, tuple(out))
     return out
+
+
+#: The last rules :func:`unusual_knobs` was asked about, and its answer (frozen values: safe to keep).
+_last: tuple[Rules, tuple[Unusual, ...]] | None = None

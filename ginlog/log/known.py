@@ -13,8 +13,8 @@ brace). If the body is known, the line is not parsed at all.
 (:func:`ginlog.log.reader.read_runs`) and to the match reader
 (:func:`ginlog.match.reading.read`); without one, every line is parsed and
 checked the plain way. It owns the canonical line's bytes, the bulk check of
-a block, the remembered bodies (bounded) and the readers of the deal and
-the shown hands off their bytes. Events are values and depend on nothing but
+a block, the remembered bodies (bounded) and the readers of the first line,
+the deal and the shown hands off their bytes. Events are values and depend on nothing but
 the body, so one instance may serve every file a process reads.
 
 >>> from ginlog.log.format import digest, encode
@@ -39,10 +39,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final, TypeAlias
 
-from ginlog.errors import EventError
+from ginlog.errors import EventError, GinlogError
 from ginlog.game.cards import DECK, Card
+from ginlog.game.rules import Rules, rules_from_dict
 from ginlog.log import times
-from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown
+from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown, MatchStarted
+from ginlog.log.format import parse_line
 from ginlog.log.times import valid_ts_bytes
 
 __all__ = ["BodyKey", "KnownBodies", "KNOWN_SIZE"]
@@ -68,11 +70,11 @@ _CANONICAL: Final = re.compile(
 ).fullmatch
 _START_BYTES: Final = b'{"seq":%d,"ts":"'  # a line ginlog writes begins so, then 24 bytes of time
 _START: Final = _START_BYTES.__mod__
-_LINK: Final = b',"prev":"%s",'.__mod__  # ... and has this between type and v and its fields
-
-
-def _link(prev: str | None) -> bytes:
-    return b',"prev":null,' if prev is None else _LINK(prev.encode())
+#: ... and has `,"prev":` between type and v and its fields, then the link: the digest of the line
+#: before, quoted, and a comma (67 bytes; the first line of a file: null and a comma).
+_QUOTED: Final = b'"%s",'.__mod__
+_LINK_BYTES: Final = operator.itemgetter(slice(67))
+_AFTER_LINK: Final = operator.itemgetter(slice(67, None))
 
 
 class KnownBodies:
@@ -80,7 +82,7 @@ class KnownBodies:
 
     ``size`` bounds the bodies remembered (when full, it forgets them all and
     starts again: a match's few hundred come straight back). ``decode=False``
-    turns off the readers of the deal and the shown hands (see
+    turns off the readers of the first line, the deal and the shown hands (see
     :meth:`read_body`), leaving only what was remembered.
     """
 
@@ -148,13 +150,29 @@ class KnownBodies:
         if not self._bodies and not self.decode:
             return None
         n = len(lines)
-        links = [_link(prev)]
-        links += map(_LINK, map(str.encode, digests[:-1]))
-        befores, _, afters = zip(*map(bytes.partition, lines, links))
+        # Each line cut at its first `,"prev":` (a short separator: cutting at the whole link, a
+        # different 75 bytes a line, cost three times as much). In a line as ginlog writes it that
+        # is the envelope's, as nothing before it can hold one (its seq and time are checked below,
+        # and its type and v are a known body's); what follows must be the link, then the fields.
+        befores, _, afters = zip(*map(bytes.partition, lines, itertools.repeat(b',"prev":')))
+        wrong: list[int] = []  # lines whose envelope is not right: a wrong seq, or not the link they must have
+        fields = list(map(_AFTER_LINK, afters))
+        if prev is None:  # the block begins the file: the first line's prev is null
+            if afters[0][:5] != b"null,":
+                wrong.append(0)
+            fields[0] = afters[0][5:]
+            first, hexes = 1, list(digests[: n - 1])
+        else:
+            first, hexes = 0, [prev, *digests[: n - 1]]
+        # All the links at once: joined, they are the digests before them, quoted and joined, or some line is wrong.
+        if hexes and b"".join(map(_LINK_BYTES, afters[first:])) != ('"' + '","'.join(hexes) + '",').encode():
+            links = map(_QUOTED, map(str.encode, hexes))
+            wrong += itertools.compress(
+                range(first, n), map(operator.not_, map(bytes.startswith, afters[first:], links))
+            )
         mids: list[bytes] = []
         if stamps is None:
             stamps = []
-        wrong: list[int] = []  # lines that do not begin with the seq they must have
         at = 0
         while at < n:  # the seq's width sets where the time ends: one slice per width
             width = len(str(seq + at))
@@ -172,7 +190,7 @@ class KnownBodies:
         rejected = set(wrong)  # an envelope that is not right: whatever the body, the line is read in full
         if bad:
             rejected.update(i for i, stamp in enumerate(stamps) if stamp in bad)
-        keys = list(zip(mids, afters))
+        keys = list(zip(mids, fields))
         bodies: list[Event | None] = list(map(self._bodies.get, keys))
         if self.decode:
             read_body = self.read_body
@@ -187,13 +205,14 @@ class KnownBodies:
     def read_body(key: BodyKey) -> Event | None:
         """The event of a line as ginlog writes it, read straight off its bytes, or None to leave it to JSON.
 
-        The three lines of a hand that never repeat (the deal and the two
-        shown hands) are most of the JSON a full replay would still parse;
-        their usual form (plain player names, cards and nothing else) is read
-        here by one regular expression instead. Anything else, and anything
-        wrong, gives None, so every error is still found and worded by the
-        JSON path (``tests/test_bodies.py`` holds the two to the same events
-        and errors).
+        The lines that never repeat (a match's first line, each hand's deal and
+        its two shown hands) are most of the JSON a full replay would still
+        parse; their usual form (plain player names, cards, plain text and
+        nothing else) is read here by one regular expression instead. Anything
+        else, and anything wrong, gives None, so every error is still found
+        and worded by the JSON path (``tests/test_bodies.py`` and
+        ``tests/test_known_imported.py`` hold the two to the same events and
+        errors).
 
         >>> key = (b'","type":"hand_shown","v":2', b'"player":"Ann","cards":["7S","7C","7H"]}')
         >>> KnownBodies.read_body(key)
@@ -206,11 +225,11 @@ class KnownBodies:
             return None
         try:
             return reader(key[1])
-        except EventError:
+        except GinlogError:
             return None
 
 
-# --------------------------------------------------------------------------- the deal and the shown hands
+# --------------------------------------------------------------------------- the first line, the deal and the shown hands
 
 
 _CARD_BYTES: Final = {b'"%s"' % str(c).encode(): c for c in DECK}
@@ -270,8 +289,64 @@ def _shown(text: bytes) -> Event | None:
     )
 
 
+#: Text that means the same in JSON and as its bytes: printable ASCII without a quote or a backslash.
+_PLAIN_TEXT_RE: Final = rb'"([ !#-\[\]-~]*)"'
+#: A match's first line as ginlog writes it: the players, the rules (an object holding scalars and
+#: objects of scalars, as every :class:`Rules` is written), the tool (always written: the reader
+#: names it in errors, :mod:`ginlog.log.versioning`) and the title if given.
+_STARTED: Final = re.compile(
+    rb'"players":\[' + _NAME_RE + rb"," + _NAME_RE + rb'\],"rules":(\{[^\[\]{}]*(?:\{[^\[\]{}]*\}[^\[\]{}]*)*\})'
+    rb',"tool":' + _PLAIN_TEXT_RE + rb'(?:,"title":' + _PLAIN_TEXT_RE + rb")?\}"
+).fullmatch
+#: The :class:`Rules` of each ``rules`` object's bytes already read (every file of a club's or an
+#: import's plays the same rules); only those that were valid; bounded.
+_RULES_BYTES: Final[dict[bytes, Rules]] = {}
+_RULES_BYTES_SIZE: Final = 256
+
+
+def _rules_of(text: bytes) -> Rules:
+    """The rules of a ``rules`` object's bytes: parsed and checked as the JSON path does, once per distinct bytes.
+
+    Whatever bytes the pattern cut out, they are the rules only if they parse as one
+    JSON object on their own (an object has one end, so a cut in the wrong place fails
+    here); any error leaves the line to the JSON path.
+    """
+    rules = _RULES_BYTES.get(text)
+    if rules is None:
+        data = parse_line(text)
+        rules = rules_from_dict(data)
+        if len(_RULES_BYTES) >= _RULES_BYTES_SIZE:
+            _RULES_BYTES.clear()
+        _RULES_BYTES[text] = rules
+    return rules
+
+
+#: The longest first line's body read off its bytes: far more than any ginlog writes (its rules are about
+#: 600 bytes, a title at most 2,000 characters), far less than MAX_LINE_BYTES, so a line the plain path
+#: refuses as too long (JSON white space in the rules pads it out) is never read here.
+_STARTED_MAX: Final = 8192
+
+
+def _started(text: bytes) -> Event | None:
+    if len(text) > _STARTED_MAX:
+        return None
+    m = _STARTED(text)
+    if m is None:
+        return None
+    p1, p2, rules, tool, title = m.groups()
+    # The constructor's validators check the names (a name twice included) and the title, as for a
+    # line read through JSON; an error there leaves the line to JSON, which words it.
+    return MatchStarted(
+        players=(p1.decode(), p2.decode()),
+        rules=_rules_of(rules),
+        tool=tool.decode(),
+        title=None if title is None else title.decode(),
+    )
+
+
 #: Per ``type`` and ``v`` as a line's bytes give them: a reader of the rest of that line's bytes.
 _BODY_READERS: Final[dict[bytes, Callable[[bytes], Event | None]]] = {
+    b'","type":"match_started","v":%d' % SCHEMA_VERSION: _started,
     b'","type":"hand_dealt","v":%d' % SCHEMA_VERSION: _dealt,
     b'","type":"hand_shown","v":%d' % SCHEMA_VERSION: _shown,
 }

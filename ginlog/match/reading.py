@@ -91,7 +91,7 @@ from collections.abc import Generator, Iterator
 from typing import Any, Final, TypeVar, cast
 
 from ginlog.errors import GinlogError
-from ginlog.log.events import LineDecoder
+from ginlog.log.events import LineDecoder, MatchStarted
 from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Line, Run, Source, label_of, read_runs
 from ginlog.log.versioning import first_line_tool, from_newer
@@ -200,6 +200,9 @@ def _events(
     for item in items:
         if isinstance(item, Run):
             lineno = item.lineno
+            if first:  # the first line read off its bytes (ginlog.log.known): its tool, as first_line_tool gives it
+                first, head = False, item.events[0]
+                tool = head.tool if isinstance(head, MatchStarted) else None
             if raw is not None:
                 raw(lineno, item.raws)
             if upto is not None and lineno + len(item.events) > upto + 1:  # the run goes past upto

@@ -127,7 +127,8 @@ def _check_discard(state: WorkingMatch, hand: WorkingHand, player: str, card: Ca
     if hand.phase != "discard":
         raise illegal(f"{player} must draw before they {what}", "draw-first")
     taken = hand.taken
-    if taken is not None and taken == card and not state.rules.may_discard_taken_card:
+    # (Cards compared by their bits: the same test as ==, without a Python-level __eq__ call per discard.)
+    if taken is not None and taken.bit == card.bit and not state.rules.may_discard_taken_card:
         raise illegal(f"{player} may not {what} {card}, taken from the pile this turn", "discard-taken-card")
     if not hand.known[hand.turn] & card.bit:
         possible_in_hand(state, hand, hand.turn, card, what)
@@ -149,7 +150,9 @@ def discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     # counted nor at the wall (where no discard follows) is that first take.
     taken = hand.taken
     bounced = (
-        i if taken is not None and taken == card and (hand.counted_take or rules.loop_counts_first_upcard) else None
+        i
+        if taken is not None and taken.bit == card.bit and (hand.counted_take or rules.loop_counts_first_upcard)
+        else None
     )
     before = hand.bounced
     kept = ~card.bit

@@ -107,7 +107,7 @@ class _Walk:
                             f" ({_PATH_MAX:,}): it cannot be opened by name; move the file nearer the top",
                             rule="file", path=path,
                         )
-                    elif os.path.normpath(path) not in self.named:
+                    elif not self.named or os.path.normpath(path) not in self.named:  # (a folder alone names none)
                         yield path
                     continue
                 child = top.open(name[:-1], path)
