@@ -293,10 +293,10 @@ def _shown(text: bytes) -> Event | None:
 _PLAIN_TEXT_RE: Final = rb'"([ !#-\[\]-~]*)"'
 #: A match's first line as ginlog writes it: the players, the rules (an object holding scalars and
 #: objects of scalars, as every :class:`Rules` is written), the tool (always written: the reader
-#: names it in errors, :mod:`ginlog.log.versioning`) and the title if given.
+#: names it in errors, :mod:`ginlog.log.versioning`), the title if given and the match id if there is one.
 _STARTED: Final = re.compile(
     rb'"players":\[' + _NAME_RE + rb"," + _NAME_RE + rb'\],"rules":(\{[^\[\]{}]*(?:\{[^\[\]{}]*\}[^\[\]{}]*)*\})'
-    rb',"tool":' + _PLAIN_TEXT_RE + rb'(?:,"title":' + _PLAIN_TEXT_RE + rb")?\}"
+    rb',"tool":' + _PLAIN_TEXT_RE + rb'(?:,"title":' + _PLAIN_TEXT_RE + rb')?(?:,"match_id":"([0-9a-f]{32})")?\}'
 ).fullmatch
 #: The :class:`Rules` of each ``rules`` object's bytes already read (every file of a club's or an
 #: import's plays the same rules); only those that were valid; bounded.
@@ -333,7 +333,7 @@ def _started(text: bytes) -> Event | None:
     m = _STARTED(text)
     if m is None:
         return None
-    p1, p2, rules, tool, title = m.groups()
+    p1, p2, rules, tool, title, match_id = m.groups()
     # The constructor's validators check the names (a name twice included) and the title, as for a
     # line read through JSON; an error there leaves the line to JSON, which words it.
     return MatchStarted(
@@ -341,6 +341,7 @@ def _started(text: bytes) -> Event | None:
         rules=_rules_of(rules),
         tool=tool.decode(),
         title=None if title is None else title.decode(),
+        match_id=None if match_id is None else match_id.decode(),
     )
 
 
