@@ -15,11 +15,13 @@ and exits 1; only a bug prints a traceback.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
     "place",
     "one_line",
+    "warning_line",
     "GinlogError",
     "CardError",
     "MeldError",
@@ -59,6 +61,15 @@ def one_line(where: str, message: str, rule: str, tail: str = "") -> str:
 
     text = " ".join(f"{message} [{rule}]{tail}".split())  # never more than one line
     return visible(f"{where}: {text}" if where else text)
+
+
+def warning_line(said: Mapping[str, Any]) -> str:
+    """A warning as ``--json`` gives it (file, line, event, rule, message), in one line with its place.
+
+    >>> warning_line({"file": "b.jsonl", "line": None, "event": None, "rule": "copy", "message": "the same match as a.jsonl"})
+    'b.jsonl: the same match as a.jsonl [copy] (warning)'
+    """
+    return one_line(place(said.get("file"), said.get("line"), said.get("event")), said["message"], said["rule"], " (warning)")
 
 
 class GinlogError(Exception):

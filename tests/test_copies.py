@@ -86,6 +86,11 @@ def test_links_copies_and_two_names_of_one_folder_count_once(club: Path, tmp_pat
     assert str(club / "c-backup.jsonl") in copies[str(club / "c.jsonl")]["message"]
     for name in ("hard", "sym", "c"):
         assert f"{club / name}.jsonl: the same match as " in err
+    # what the walk reads once (a folder by its second name, a file inside a folder named too) is said as well
+    said = {w["file"]: w["message"] for w in data["warnings"]}
+    assert said[str(tmp_path / "club2")] == f"the same folder as {club}: searched once"
+    assert said[str(club / "a.jsonl")] == "in a folder searched already: read once"
+    assert f"{tmp_path / 'club2'}: the same folder as {club}: searched once [copy] (warning)" in err
 
 
 def test_an_earlier_backup_does_not_count_and_is_named(club: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -271,3 +276,13 @@ def test_ratings_of_matches_begun_together_do_not_depend_on_the_order_they_are_a
             elo.add(ts, first, second, winner=winner, match=match)
         seen.add(tuple(sorted((n, round(r, 9)) for n, r in elo.ratings().items())))
     assert len(seen) == 1
+
+
+def test_the_audit_says_what_it_read_once(club: Path, tmp_path: Path) -> None:
+    from test_cli import exe
+
+    (tmp_path / "club2").symlink_to(club)
+    r = exe("audit", club, tmp_path / "club2", club / "a.jsonl")
+    assert r.returncode == 0
+    assert f"{tmp_path / 'club2'}: the same folder as {club}: searched once [copy] (warning)" in r.stderr
+    assert f"{club / 'a.jsonl'}: in a folder searched already: read once [copy] (warning)" in r.stderr

@@ -172,13 +172,18 @@ def _audit(path: str, anchor: str | None, max_errors: int | None) -> FileAudit:
 
 
 def audit_paths(
-    paths: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS
+    paths: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS,
+    notices: list[dict[str, Any]] | None = None,
 ) -> Iterator[FileAudit]:
     """Audit files, folders and globs (:func:`~ginlog.app.check.paths.iter_paths`), one verdict at a time, in order.
 
-    What cannot be searched is a failed verdict in its place among the files.
+    What cannot be searched is a failed verdict in its place among the files; an argument that named again
+    what was searched already is a notice in ``notices`` (read once).
     """
-    return _audits(verdicts(paths, functools.partial(_audit, anchor=anchor, max_errors=max_errors), jobs))
+    from ginlog.app.check.paths import iter_paths
+
+    reading = functools.partial(_audit, anchor=anchor, max_errors=max_errors)
+    return _audits(verdicts(paths, reading, jobs, walk=functools.partial(iter_paths, notices=notices)))
 
 
 def audit_files(

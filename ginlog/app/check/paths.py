@@ -45,6 +45,7 @@ import glob
 import os
 import stat
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from ginlog.errors import GinlogError, StoreError
 
@@ -151,14 +152,16 @@ class _Walk:
         names.sort(reverse=True)  # popped from the end: in order
         return _Folder(path, fd, names)
 
-    def file(self, path: str) -> Iterator[str]:
+    def file(self, path: str, notices: list[dict[str, Any]] | None = None) -> Iterator[str]:
         key = os.path.normpath(path)
         if key in self.named:
+            _notice(notices, path, "named twice: read once")
             return
         if path.endswith(".jsonl"):
             try:
                 st = os.stat(os.path.dirname(os.path.abspath(path)))
                 if (st.st_dev, st.st_ino) in self.dirs:
+                    _notice(notices, path, "in a folder searched already: read once")
                     return  # its folder was searched: it has been listed
             except OSError:
                 pass
@@ -202,9 +205,29 @@ class _Folder:
             self.fd = None
 
 
-def iter_paths(paths: Iterable[str]) -> Iterator[str | GinlogError]:
-    """Each file the arguments name, in order, each once; a :class:`StoreError` where something cannot be searched."""
+def _notice(notices: list[dict[str, Any]] | None, path: str, message: str) -> None:
+    if notices is not None:
+        notices.append({"file": path, "line": None, "event": None, "rule": "copy", "message": message})
+
+
+def iter_paths(paths: Iterable[str], notices: list[dict[str, Any]] | None = None) -> Iterator[str | GinlogError]:
+    """Each file the arguments name, in order, each once; a :class:`StoreError` where something cannot be searched.
+
+    ``notices``, if given, gets a warning (rule ``copy``, as ``--json`` gives warnings) for each argument that
+    named again what was searched already (a folder by a second name, a file named twice or inside a folder
+    named too): read once, and said, so that a club sees that two of its names are one folder.
+
+    >>> import os, tempfile
+    >>> root = tempfile.mkdtemp(); open(os.path.join(root, "a.jsonl"), "w").close()
+    >>> os.symlink(root, root + "-link")
+    >>> said = []
+    >>> [os.path.basename(p) for p in iter_paths([root, root + "-link", os.path.join(root, "a.jsonl")], said)]
+    ['a.jsonl']
+    >>> [n["message"] for n in said]
+    ['the same folder as ...', 'in a folder searched already: read once']
+    """
     walk = _Walk()
+    roots: dict[tuple[int, int], str] = {}
     for p in paths:
         if p == "-":
             if not walk.stdin:
@@ -220,9 +243,16 @@ def iter_paths(paths: Iterable[str]) -> Iterator[str | GinlogError]:
             continue
         if st is not None:
             if stat.S_ISDIR(st.st_mode):  # os.stat followed a link, as isdir would
+                key = (st.st_dev, st.st_ino)
+                if key in walk.dirs:
+                    earlier = roots.get(key)
+                    _notice(notices, p, f"the same folder as {earlier}: searched once" if earlier else
+                            "a folder searched already: searched once")
+                    continue
+                roots[key] = p
                 yield from walk.folder(p)
             else:
-                yield from walk.file(p)
+                yield from walk.file(p, notices)
         elif glob.has_magic(p):
             from wcmatch import glob as wglob  # (only a glob needs it: 10 ms of every command's start-up)
 
@@ -233,7 +263,7 @@ def iter_paths(paths: Iterable[str]) -> Iterator[str | GinlogError]:
                 if os.path.isdir(hit):
                     yield from walk.folder(hit, quiet=True)
                 else:
-                    yield from walk.file(hit)
+                    yield from walk.file(hit, notices)
         else:
             why = "a broken link" if os.path.islink(p) else "no such file or folder"
             yield StoreError(why, rule="file", path=p)

@@ -15,10 +15,11 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from ginlog.errors import warning_line
 from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage
 from ginlog.errors import one_line, place
 from ginlog.text import json_escaped
@@ -98,7 +99,8 @@ def audit(
     jobs, cut = capped_jobs(jobs)
     if cut is not None:
         terminal.err(cut)
-    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors)
+    notices: list[dict[str, Any]] = []  # arguments that named again what was searched already
+    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors, notices=notices)
     total = None  # the paths are walked once, as they are audited: the bar counts, with no total
     if json_:
         with progress("auditing", total, console=terminal.console(err=True), stdout_busy=True) as advance:
@@ -107,6 +109,8 @@ def audit(
                 summary.add(r)
     else:
         _print_audit(verdicts, summary, terminal, total=total, quiet=quiet, max_errors=max_errors)
+    for n in notices:
+        terminal.err(warning_line(n))
     if not summary.files:
         terminal.err(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}")
     return EXIT_OK if not summary.bad and summary.files else EXIT_INVALID

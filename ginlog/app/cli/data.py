@@ -48,6 +48,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional, TypeVa
 
 import typer
 
+from ginlog.errors import warning_line
 from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage_line
 from ginlog.app.data.formats import formats_help
 
@@ -89,14 +90,19 @@ def _report(v: Verdict, warnings: bool = True) -> None:
 
 
 def _results(
-    paths: list[str], reading: Callable[[str], R | Failed], label: str, stdout_busy: bool = False
+    paths: list[str], reading: Callable[[str], R | Failed], label: str, stdout_busy: bool = False,
+    notices: list[dict[str, Any]] | None = None,
 ) -> Iterator[R | Failed]:
-    """Each file's result (or why it could not be read), in order, from the one loop, with the progress bar."""
+    """Each file's result (or why it could not be read), in order, from the one loop, with the progress bar;
+    ``notices`` gets the arguments that named again what was searched already."""
+    import functools
+
+    from ginlog.app.check.paths import iter_paths
     from ginlog.app.check.verdicts import verdicts
     from ginlog.app.shell.progress import progress
 
     with progress(label, stdout_busy=stdout_busy) as advance:  # no total: the paths are walked once
-        yield from advance(verdicts(paths, reading))
+        yield from advance(verdicts(paths, reading, walk=functools.partial(iter_paths, notices=notices)))
 
 
 # --------------------------------------------------------------------------- stats
@@ -148,14 +154,16 @@ def stats(
     terminal = Terminal()
     with tempfile.TemporaryFile("w+", encoding="utf-8") as files:
         first = True
-        for summary in folded(_results(paths, summary_of, "stats"), standings, roster):
+        notices: list[dict[str, Any]] = []
+        for summary in folded(_results(paths, summary_of, "stats", notices=notices), standings, roster):
             if json_:
                 text = json_escaped(json.dumps(summary.entry(), ensure_ascii=False))  # one line a file (and the C encoder)
                 files.write(("\n    " if first else ",\n    ") + text)
                 first = False
             _report(summary.verdict)
+        standings.warnings[:0] = notices
         for w in standings.warnings:
-            terminal.err(_warning_line(w))
+            terminal.err(warning_line(w))
         if json_:
             write_json(standings, files, terminal.data_stream())
         elif csv_:
@@ -164,12 +172,6 @@ def stats(
             show_text(standings, terminal)
     sys.stdout.flush()
     return EXIT_OK if not standings.invalid else EXIT_INVALID
-
-
-def _warning_line(w: dict[str, Any]) -> str:
-    from ginlog.errors import one_line, place
-
-    return one_line(place(w.get("file"), w.get("line"), w.get("event")), w["message"], w["rule"], " (warning)")
 
 
 # --------------------------------------------------------------------------- export
@@ -218,17 +220,20 @@ def export(
         return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     invalid = 0
     try:
+        notices: list[dict[str, Any]] = []
         files = (Exported(item.verdict) if isinstance(item, Failed) else item
-                 for item in _results(paths, exported, "export", stdout_busy=output is None))
+                 for item in _results(paths, exported, "export", stdout_busy=output is None, notices=notices))
         for item, verdict, counts in counted_once(files, Exported.parts):
             _report(verdict, warnings=False)
             for w in verdict.warnings:
                 if w["rule"] == "copy":  # (a file's own warnings are the audit's to list; a copy left out is the export's)
-                    Terminal().err(_warning_line(w))
+                    Terminal().err(warning_line(w))
             if not verdict.ok:
                 invalid += 1
             elif counts:
                 out.write(renamed(item.rows, roster))
+        for n in notices:
+            Terminal().err(warning_line(n))
     except BaseException:
         out.abandon()
         raise
@@ -275,7 +280,7 @@ def site(dir: str, output: str, players_file: str | None = None) -> int:
     n = standings.valid + standings.invalid + standings.copies
     copies = f", {standings.copies} a copy of another" if standings.copies else ""
     for w in standings.warnings:
-        Terminal().err(_warning_line(w))
+        Terminal().err(warning_line(w))
     Terminal().err(f"{os.path.join(output, 'index.html')}: {n} match file{'s' if n != 1 else ''}, {standings.invalid} invalid{copies}")
     return EXIT_OK if not standings.invalid else EXIT_INVALID
 
