@@ -24,6 +24,8 @@ from ginlog.app.views.match import score_json
 DATA = Path(__file__).parent / "data" / "openspiel"
 RECORDS = DATA / "records"
 RETURNS: dict[str, dict[str, Any]] = json.loads((RECORDS / "returns.json").read_text())
+REFUSED_DIR = DATA / "refused"
+REFUSED: dict[str, dict[str, Any]] = json.loads((REFUSED_DIR / "refused.json").read_text())
 
 
 def test_fixtures_cover_what_the_issue_asks() -> None:
@@ -89,6 +91,35 @@ def test_record_replays_to_openspiels_returns(name: str, tmp_path: Path) -> None
         assert any(s.layoffs for s in report.state.hands[0].shown)
     if "gin" in tags:
         assert hand["outcome"] == "gin"
+
+
+def test_refused_fixtures_cover_each_kind() -> None:
+    """Issue 22: records OpenSpiel's own deserialize_game_and_state refuses (tests/data/openspiel/mutate.py)."""
+    kinds = [info["kind"] for info in REFUSED.values()]
+    for kind in ("meld-before-pass", "meld-for-pass", "knocker-extra", "layoff-after-melds"):
+        assert kinds.count(kind) >= 10, kind
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_record_openspiel_refuses_is_refused(name: str) -> None:
+    """One line naming the record, the action OpenSpiel cannot apply, and the rule. A meld laid while the
+    lay-offs are open (no 54 before it) used to end them quietly and the record was accepted."""
+    info = REFUSED[name]
+    with pytest.raises(GinlogError) as caught:
+        record_events(*parse_record((REFUSED_DIR / name).read_text(), name))
+    line = caught.value.one_line()
+    assert line.startswith(f"{name}: action {info['position']}: "), line
+    assert caught.value.rule == "action"
+    if info["kind"].startswith("meld-"):
+        assert "before laying melds" in line
+
+
+def test_the_refused_fixtures_are_refused_by_the_engine() -> None:
+    """The fixtures are what the issue says: OpenSpiel refuses each (where pyspiel is installed)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    for name in sorted(REFUSED):
+        with pytest.raises(Exception):
+            pyspiel.deserialize_game_and_state((REFUSED_DIR / name).read_text())
 
 
 def _header(game: str = "gin_rummy()") -> str:

@@ -268,8 +268,11 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
             assert ending is not None
             i = seat
             if a >= MELD_BASE and a - MELD_BASE in MELDS:
+                if phase == "defend" and laying_off and ending.how == "knock":
+                    # OpenSpiel's lay-off stage takes only cards and 54: its ApplyLayoffAction refuses a meld
+                    # there (SPIEL_CHECK), so a meld does not end the lay-offs; the pass (54) does.
+                    raise bad(f"{player} lays off cards or ends the lay-offs (54) before laying melds")
                 melds.append(MELDS[a - MELD_BASE])
-                laying_off = False
             elif a <= 51 and phase == "defend" and laying_off and ending.how == "knock":
                 layoffs.append(_card(a))
             elif a == PASS:
