@@ -86,8 +86,24 @@ def price_hand(rules: Rules, result: HandResult) -> HandScore:
 
     An undercut gives the points to the other seat. A knock with no deadwood
     is priced as gin; gin cannot be undercut. Oklahoma's spade upcard doubles
-    the hand.
+    the hand. A hand that scores 0 names no winner, whatever its outcome
+    (gin with ``gin_bonus=0`` against a defender at 0, an undercut of equal
+    deadwood with ``undercut_bonus=0``): nobody scored, as OpenSpiel's 0 and
+    0 say, so no view, tally, box or dealer rule sees a hand won.
+
+    >>> from ginlog.game.rules import preset
+    >>> import attrs
+    >>> price_hand(attrs.evolve(preset("openspiel"), gin_bonus=0), HandResult("gin", 0, 0, 0))
+    HandScore(outcome='gin', winner=None, points=0, winner_side=None)
     """
+    score = _price(rules, result)
+    if score.points == 0 and score.winner is not None:
+        return HandScore(score.outcome, None, 0)
+    return score
+
+
+def _price(rules: Rules, result: HandResult) -> HandScore:
+    """:func:`price_hand` before its one rule for a hand that scores nothing."""
     how = result.how
     if how == "void":
         return HandScore("void", None, 0)
