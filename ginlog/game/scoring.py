@@ -39,7 +39,7 @@ from ginlog.game.rules import Rules
 from ginlog.game.seats import OTHER, Seat
 from ginlog.numbers import shown_int
 
-__all__ = ["HandResult", "HandScore", "price_hand", "most_hand_points", "check_hand_points", "Tally", "FinalBonuses", "running"]
+__all__ = ["HandResult", "HandScore", "went_out", "price_hand", "most_hand_points", "check_hand_points", "Tally", "FinalBonuses", "running"]
 
 How = Literal["knock", "gin", "big_gin", "void", "points"]
 Outcome = Literal["knock", "undercut", "gin", "big_gin", "void", "points"]
@@ -69,6 +69,27 @@ class HandResult:
     upcard: Card | None = None
     scorer: Seat | None = None
     points: int = 0
+
+
+def went_out(result: HandResult) -> Literal["knock", "gin", "big_gin"] | None:
+    """How the seat ``result.out`` went out, the one definition of a knock and a gin (issue 22).
+
+    A gin is going out with no deadwood, however the record says it: a
+    ``gin``, or a ``knock`` that leaves none (a score pad's ``knock 0``; every
+    OpenSpiel gin is its knock action). A knock is going out with deadwood
+    (1 or more), undercut or not. Big gin is its own. None for a void or a
+    score pad's bare points. The pricing, ``stats`` and the export's ``how``
+    all read it, so a hand is a knock or a gin the same way everywhere.
+
+    >>> went_out(HandResult("knock", 0, 0, 12)), went_out(HandResult("knock", 0, 3, 12)), went_out(HandResult("void"))
+    ('gin', 'knock', None)
+    """
+    how = result.how
+    if how == "void" or how == "points":
+        return None
+    if how == "knock" and result.knocker_deadwood == 0:
+        return "gin"
+    return how
 
 
 @attrs.frozen
@@ -117,7 +138,7 @@ def _price(rules: Rules, result: HandResult) -> HandScore:
         if rules.big_gin_bonus is None:
             raise IllegalMove("big gin is not played under these rules", rule="big-gin-off")
         return HandScore("big_gin", result.out, (rules.big_gin_bonus + d) * mult, "knocker")
-    if how == "gin" or k == 0:
+    if went_out(result) == "gin":
         return HandScore("gin", result.out, (rules.gin_bonus + d) * mult, "knocker")
     if k < d:
         return HandScore("knock", result.out, (d - k) * mult, "knocker")
