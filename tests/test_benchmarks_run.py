@@ -103,3 +103,28 @@ def test_bench_melds_refuses_to_compare_unlike_results(bench_melds: ModuleType, 
     openspiel.utils = _Off(openspiel.utils, call)
     with pytest.raises(AssertionError):
         bench_melds.run(20, 3, 1, openspiel)
+
+
+@pytest.fixture(scope="module")
+def bench_fidelity() -> Iterator[ModuleType]:
+    yield from loaded("bench_fidelity")
+
+
+def test_bench_fidelity_says_when_the_engine_is_missing(bench_fidelity: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    """Exit 2 and one line without the engine (or for RLCard, whose importer is not there yet)."""
+    assert bench_fidelity.main(["--engine", "rlcard"]) == 2
+    assert "ginlog import rlcard is not there yet" in capsys.readouterr().err
+    if "pyspiel" not in sys.modules:
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            assert bench_fidelity.main(["--n", "1"]) == 2
+            assert "pyspiel is not installed" in capsys.readouterr().err
+
+
+def test_bench_fidelity_agrees_on_a_few_fresh_hands(bench_fidelity: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    """Where OpenSpiel is installed: a tiny run of two rule sets, every figure agreeing."""
+    pytest.importorskip("pyspiel")
+    assert bench_fidelity.main(["--n", "5", "--rules", "default", "--rules", "gin0"]) == 0
+    out = capsys.readouterr().out
+    assert "10 hands, 2 rule sets" in out and "full agreement: 2 of 2" in out

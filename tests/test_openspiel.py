@@ -3,6 +3,8 @@ replays under ginlog's reducer to exactly the returns OpenSpiel gave."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 from pathlib import Path
@@ -17,13 +19,15 @@ from ginlog.app.cli import build_app
 from ginlog.errors import GinlogError
 from ginlog.log.events import MatchStarted
 from ginlog.match.reading import read_match
-from ginlog.app.importers.openspiel import MELDS, import_file, parse_record, record_events
+from ginlog.app.importers.openspiel import MELDS, RANGES, SUPPORTED, import_file, parse_record, record_events
 from ginlog.play.reducer import fold
-from ginlog.app.views.match import score_json
+from ginlog.app.views.match import hand_summary, score_json
 
 DATA = Path(__file__).parent / "data" / "openspiel"
 RECORDS = DATA / "records"
 RETURNS: dict[str, dict[str, Any]] = json.loads((RECORDS / "returns.json").read_text())
+REFUSED_DIR = DATA / "refused"
+REFUSED: dict[str, dict[str, Any]] = json.loads((REFUSED_DIR / "refused.json").read_text())
 
 
 def test_fixtures_cover_what_the_issue_asks() -> None:
@@ -89,6 +93,37 @@ def test_record_replays_to_openspiels_returns(name: str, tmp_path: Path) -> None
         assert any(s.layoffs for s in report.state.hands[0].shown)
     if "gin" in tags:
         assert hand["outcome"] == "gin"
+    if hand["points"] == 0:  # OpenSpiel's 0 and 0: nobody won, whatever the outcome
+        assert hand["winner"] is None and sheet["winner"] is None
+
+
+def test_refused_fixtures_cover_each_kind() -> None:
+    """Issue 22: records OpenSpiel's own deserialize_game_and_state refuses (tests/data/openspiel/mutate.py)."""
+    kinds = [info["kind"] for info in REFUSED.values()]
+    for kind in ("meld-before-pass", "meld-for-pass", "knocker-extra", "layoff-after-melds"):
+        assert kinds.count(kind) >= 10, kind
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_a_record_openspiel_refuses_is_refused(name: str) -> None:
+    """One line naming the record, the action OpenSpiel cannot apply, and the rule. A meld laid while the
+    lay-offs are open (no 54 before it) used to end them quietly and the record was accepted."""
+    info = REFUSED[name]
+    with pytest.raises(GinlogError) as caught:
+        record_events(*parse_record((REFUSED_DIR / name).read_text(), name))
+    line = caught.value.one_line()
+    assert line.startswith(f"{name}: action {info['position']}: "), line
+    assert caught.value.rule == "action"
+    if info["kind"].startswith("meld-"):
+        assert "before laying melds" in line
+
+
+def test_the_refused_fixtures_are_refused_by_the_engine() -> None:
+    """The fixtures are what the issue says: OpenSpiel refuses each (where pyspiel is installed)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    for name in sorted(REFUSED):
+        with pytest.raises(Exception):
+            pyspiel.deserialize_game_and_state((REFUSED_DIR / name).read_text())
 
 
 def _header(game: str = "gin_rummy()") -> str:
@@ -166,6 +201,66 @@ def test_cli_import_and_audit_a_folder(tmp_path: Path) -> None:
     assert sum(summary["outcomes"].values()) == 12
     res = runner.invoke(build_app(), ["score", str(out / (Path(names[0]).stem + ".jsonl")), "--json"])
     assert json.loads(res.stdout)["hands"][0]["net"]["P0"] == RETURNS[names[0]]["returns"][0]
+
+
+@pytest.mark.parametrize("name", sorted(n for n, info in RETURNS.items() if "zero_point" in info["tags"]))
+def test_a_hand_that_scores_nothing_names_no_winner_in_any_view(name: str, tmp_path: Path) -> None:
+    """Issue 22: gin with gin_bonus=0 against a defender at 0 deadwood, dealt and played by the engine, which
+    returns 0 and 0. score, score --json, export, stats and the page all say nobody won (it said "gin, winner P0")."""
+    assert RETURNS[name]["returns"] == [0, 0]
+    out = import_file(RECORDS / name, tmp_path)
+    app, runner = build_app(), CliRunner()
+    sheet = json.loads(runner.invoke(app, ["score", str(out), "--json"]).stdout)
+    (hand,) = sheet["hands"]
+    assert (hand["outcome"], hand["out"], hand["winner"], hand["points"], sheet["winner"]) == ("gin", "P0", None, 0, None)
+    text = runner.invoke(app, ["score", str(out)]).stdout
+    assert "gin, nobody scores" in text and "P0 +0" not in text
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(app, ["export", str(out)]).stdout)))
+    assert [(r["how"], r["outcome"], r["out"], r["winner"], r["points"]) for r in rows] == [("gin", "gin", "P0", "", "0")]
+    players = {p["name"]: p for p in json.loads(runner.invoke(app, ["stats", str(out), "--json"]).stdout)["players"]}
+    assert players["P0"]["hands_won"] == players["P1"]["hands_won"] == 0
+    assert players["P0"]["matches_won"] == 0 and players["P0"]["rated_matches"] == 0
+    page = tmp_path / "page.html"
+    assert runner.invoke(app, ["html", str(out), "-o", str(page)]).exit_code == 0
+    assert '"winner":null' in page.read_text() and '"winner":"P0"' not in page.read_text()
+    assert "nobody scores (it scores 0)" in show_summary(out)
+
+
+@pytest.mark.parametrize(("key", "bounds"), sorted(RANGES.items()))
+def test_the_supported_ranges_are_the_ones_read_and_stated(key: str, bounds: tuple[int, int]) -> None:
+    """Issue 22: the ranges refused only in the error are in ``--help``, the README and docs/IMPORTS.md, and a
+    record at each bound reads while one just outside is refused with one line naming the parameter and the range."""
+    lo, hi = bounds
+    stated = f"{key} {lo} to {hi}"
+    help_text = " ".join(CliRunner().invoke(build_app(), ["import", "openspiel", "--help"]).stdout.split())
+    assert stated in help_text and stated in " ".join(SUPPORTED.split())
+    root = Path(__file__).parent.parent
+    row = next(ln for ln in (root / "README.md").read_text().splitlines() if "ginlog import openspiel" in ln)
+    assert stated in row
+    assert f"`{key}`" in (root / "docs" / "IMPORTS.md").read_text()
+    for value in (lo, hi):
+        parse_record(_header(f"gin_rummy({key}={value})") + "1\n", "ok.txt")
+    for value in (lo - 1, hi + 1):
+        with pytest.raises(GinlogError) as info:
+            parse_record(_header(f"gin_rummy({key}={value})") + "1\n", "bad.txt")
+        assert info.value.rule == "parameter"
+        assert info.value.one_line().startswith(f"bad.txt: {key}={value} is out of range (ginlog reads {lo} to {hi})")
+
+
+@pytest.mark.parametrize("key", ["hand_size", "num_ranks", "num_suits"])
+def test_only_the_standard_deck_is_read_and_that_is_stated(key: str) -> None:
+    help_text = " ".join(CliRunner().invoke(build_app(), ["import", "openspiel", "--help"]).stdout.split())
+    assert key in help_text and "10, 13, 4" in help_text
+    with pytest.raises(GinlogError) as info:
+        parse_record(_header(f"gin_rummy({key}=7)") + "1\n", "bad.txt")
+    assert info.value.rule == "parameter" and f"{key}=7 is not supported" in info.value.one_line()
+
+
+def show_summary(path: Path) -> str:
+    """The hand's summary in words (what ``replay`` and the page say when it ends)."""
+    report = read_match(path)
+    assert report.state is not None
+    return hand_summary(report.state.hands[0], report.state.players)
 
 
 def test_import_refuses_to_overwrite(tmp_path: Path) -> None:

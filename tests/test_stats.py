@@ -73,6 +73,8 @@ def naive(made: list[Generated]) -> tuple[dict[str, dict[str, Any]], dict[tuple[
         if sheet["complete"] and sheet["winner"] is not None:
             rated.append((g.start, names, sheet["winner"]))
         for row, h in zip(sheet["hands"], how):
+            if h == "knock" and row["deadwood"][row["out"]] == 0:
+                h = "gin"  # the definition (docs/DATA.md): out with no deadwood is a gin, however recorded
             pairs[pair]["hands"] += 1
             for name in names:
                 p = players[name]
@@ -82,8 +84,9 @@ def naive(made: list[Generated]) -> tuple[dict[str, dict[str, Any]], dict[tuple[
                     p["points"] += row["points"]
                     pairs[pair]["hands_won " + name] += 1
                     pairs[pair]["points " + name] += row["points"]
-                    p["gins"] += row["outcome"] in ("gin", "big_gin")
                     p["undercuts"] += row["outcome"] == "undercut"
+                if row["out"] == name and h in ("gin", "big_gin"):
+                    p["gins"] += 1  # won or not: a gin that scores 0 is still one
                 if row["out"] == name and h == "knock":
                     p["knocks"] += 1
                     p["knock_dw"] += row["deadwood"][name]
@@ -240,6 +243,62 @@ def test_a_correction_that_undoes_a_deal_takes_its_date_back(tmp_path: Path) -> 
     assert r.ok
     starts = [1 + i for i, e in enumerate(events) if isinstance(e, HandDealt)]
     assert r.hand_begins == (line_ts(EPOCH, starts[0]), line_ts(EPOCH, starts[2]))
+
+
+def test_a_knock_that_leaves_no_deadwood_is_a_gin_in_stats_and_the_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 22: one definition of a knock and a gin. A score pad's ``knock 0``, an OpenSpiel gin (its knock action,
+    then no deadwood shown) and a gin that scores 0 are gins, never knocks, and leave the knocking average; stats and
+    the export's ``how`` agree with a naive recount from the events."""
+    import attrs
+
+    from ginlog.app.importers.openspiel import OpenSpiel, import_file
+    from ginlog.log.events import HandShown
+    from ginlog.game.rules import preset
+    from ginlog.log.events import FirstDealer, MatchStarted
+
+    from data_matches import EPOCH, write
+
+    rules = attrs.evolve(preset("standard"), game_target=10**6, gin_bonus=0)
+    pad: list[Any] = [
+        MatchStarted(players=("Ann", "Bob"), rules=rules), FirstDealer(dealer="Bob", how="agreed"),
+        HandResultOnly(how="knock", out="Ann", knocker_deadwood=0, defender_deadwood=20),  # a gin, 20
+        HandResultOnly(how="knock", out="Ann", knocker_deadwood=5, defender_deadwood=20),  # a knock, 15
+        HandResultOnly(how="gin", out="Ann", knocker_deadwood=0, defender_deadwood=0),  # a gin that scores 0
+        HandResultOnly(how="knock", out="Bob", knocker_deadwood=7, defender_deadwood=3),  # Bob knocks, undercut
+    ]
+    write(tmp_path / "pad.jsonl", pad, EPOCH)
+    records = Path(__file__).parent / "data" / "openspiel" / "records"
+    spiel = json.loads((records / "returns.json").read_text())
+    gin = next(n for n, i in sorted(spiel.items()) if "gin" in i["tags"] and "zero_point" not in i["tags"])
+    imported = import_file(records / gin, tmp_path)
+    code, out, _err = run_stats(capsys, [str(tmp_path)], json_=True)
+    assert code == 0
+    got = {p["name"]: p for p in json.loads(out)["players"]}
+    assert (got["Ann"]["gins"], got["Ann"]["knocks"], got["Ann"]["avg_deadwood_knocking"]) == (2, 1, 5.0)
+    assert (got["Bob"]["knocks"], got["Bob"]["was_undercut"], got["Ann"]["undercuts"], got["Ann"]["undercut_rate"]) == (1, 1, 1, 1.0)
+    assert cli_data.export([str(tmp_path)]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [r["how"] for r in rows if r["file"].endswith("pad.jsonl")] == ["gin", "knock", "gin", "knock"]
+    assert [r["outcome"] for r in rows if r["file"].endswith("pad.jsonl")] == ["gin", "knock", "gin", "undercut"]
+    # The naive recount, from the events: who went out, and what deadwood they declared or showed.
+    want: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for e in pad:
+        if isinstance(e, HandResultOnly) and e.out is not None:
+            want[e.out]["gins" if e.how == "gin" or e.knocker_deadwood == 0 else "knocks"] += 1
+    spiel_events = OpenSpiel().read(str(records / gin))
+    knocker = next(e.player for e in spiel_events if isinstance(e, Knocked))
+    shown = next(e for e in spiel_events if isinstance(e, HandShown) and e.player == knocker)
+    melded = {c for m in shown.melds or () for c in m}
+    left = sum(c.value for c in shown.cards if c not in melded)
+    want[knocker]["gins" if left == 0 else "knocks"] += 1
+    assert left == 0  # the fixture is a gin: OpenSpiel's knock action, no deadwood shown
+    for name, w in want.items():
+        assert (got[name]["gins"], got[name]["knocks"]) == (w["gins"], w["knocks"]), name
+    spiel_row = next(r for r in rows if r["file"] == str(imported))
+    assert (spiel_row["how"], spiel_row["out"]) == ("gin", knocker)
+    assert got[knocker]["knocks"] == 0 and got[knocker]["avg_deadwood_knocking"] is None
 
 
 def test_readme_documents_every_key_and_column() -> None:

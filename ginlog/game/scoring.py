@@ -39,7 +39,7 @@ from ginlog.game.rules import Rules
 from ginlog.game.seats import OTHER, Seat
 from ginlog.numbers import shown_int
 
-__all__ = ["HandResult", "HandScore", "price_hand", "most_hand_points", "check_hand_points", "Tally", "FinalBonuses", "running"]
+__all__ = ["HandResult", "HandScore", "went_out", "price_hand", "most_hand_points", "check_hand_points", "Tally", "FinalBonuses", "running"]
 
 How = Literal["knock", "gin", "big_gin", "void", "points"]
 Outcome = Literal["knock", "undercut", "gin", "big_gin", "void", "points"]
@@ -71,6 +71,27 @@ class HandResult:
     points: int = 0
 
 
+def went_out(result: HandResult) -> Literal["knock", "gin", "big_gin"] | None:
+    """How the seat ``result.out`` went out, the one definition of a knock and a gin (issue 22).
+
+    A gin is going out with no deadwood, however the record says it: a
+    ``gin``, or a ``knock`` that leaves none (a score pad's ``knock 0``; every
+    OpenSpiel gin is its knock action). A knock is going out with deadwood
+    (1 or more), undercut or not. Big gin is its own. None for a void or a
+    score pad's bare points. The pricing, ``stats`` and the export's ``how``
+    all read it, so a hand is a knock or a gin the same way everywhere.
+
+    >>> went_out(HandResult("knock", 0, 0, 12)), went_out(HandResult("knock", 0, 3, 12)), went_out(HandResult("void"))
+    ('gin', 'knock', None)
+    """
+    how = result.how
+    if how == "void" or how == "points":
+        return None
+    if how == "knock" and result.knocker_deadwood == 0:
+        return "gin"
+    return how
+
+
 @attrs.frozen
 class HandScore:
     """A priced hand: who scored and how much (``winner``, a seat, None when nobody did)."""
@@ -86,8 +107,24 @@ def price_hand(rules: Rules, result: HandResult) -> HandScore:
 
     An undercut gives the points to the other seat. A knock with no deadwood
     is priced as gin; gin cannot be undercut. Oklahoma's spade upcard doubles
-    the hand.
+    the hand. A hand that scores 0 names no winner, whatever its outcome
+    (gin with ``gin_bonus=0`` against a defender at 0, an undercut of equal
+    deadwood with ``undercut_bonus=0``): nobody scored, as OpenSpiel's 0 and
+    0 say, so no view, tally, box or dealer rule sees a hand won.
+
+    >>> from ginlog.game.rules import preset
+    >>> import attrs
+    >>> price_hand(attrs.evolve(preset("openspiel"), gin_bonus=0), HandResult("gin", 0, 0, 0))
+    HandScore(outcome='gin', winner=None, points=0, winner_side=None)
     """
+    score = _price(rules, result)
+    if score.points == 0 and score.winner is not None:
+        return HandScore(score.outcome, None, 0)
+    return score
+
+
+def _price(rules: Rules, result: HandResult) -> HandScore:
+    """:func:`price_hand` before its one rule for a hand that scores nothing."""
     how = result.how
     if how == "void":
         return HandScore("void", None, 0)
@@ -101,7 +138,7 @@ def price_hand(rules: Rules, result: HandResult) -> HandScore:
         if rules.big_gin_bonus is None:
             raise IllegalMove("big gin is not played under these rules", rule="big-gin-off")
         return HandScore("big_gin", result.out, (rules.big_gin_bonus + d) * mult, "knocker")
-    if how == "gin" or k == 0:
+    if went_out(result) == "gin":
         return HandScore("gin", result.out, (rules.gin_bonus + d) * mult, "knocker")
     if k < d:
         return HandScore("knock", result.out, (d - k) * mult, "knocker")

@@ -13,7 +13,8 @@ digits, or for a file from before there were ids its first line's SHA-256,
 16 hex digits; the same under any file name); ``title``; ``player_1``, ``player_2``
 (the seats' names); ``date`` (when the hand began: its ``hand_dealt`` line's
 ``ts``, or its ``hand_result`` line's); ``hand`` (its number); ``dealer``;
-``how`` (knock, gin, big_gin, void, points: a score pad's NAME +POINTS) and ``outcome`` (the same, with undercut);
+``how`` (knock, gin, big_gin, void, points: a score pad's NAME +POINTS; a knock that leaves no deadwood is
+gin, as in ``stats``: :func:`~ginlog.game.scoring.went_out`) and ``outcome`` (the same, with undercut);
 ``out`` (who knocked or went gin); ``winner``; ``points``; ``deadwood_1``,
 ``deadwood_2`` (each seat's declared deadwood, the defender's after lay-offs;
 empty for a void); ``total_1``, ``total_2`` (running totals after the hand);
@@ -60,6 +61,7 @@ from ginlog.app.data.formats import (
 
 import attrs
 
+from ginlog.game.scoring import went_out
 from ginlog.match.dated import DatedReport
 from ginlog.app.check.verdicts import Failed, Verdict
 from ginlog.app.shell.outputs import Replacement
@@ -96,7 +98,8 @@ def hand_rows(dated: DatedReport) -> Iterator[Row]:
         else:
             d1, d2 = r.defender_deadwood, r.knocker_deadwood
         yield (
-            path, match, title, p1, p2, dates[i] if i < len(dates) else None, h.number, players[h.dealer], r.how,
+            path, match, title, p1, p2, dates[i] if i < len(dates) else None, h.number, players[h.dealer],
+            went_out(r) or r.how,
             s.outcome, None if out is None else players[out], None if s.winner is None else players[s.winner],
             s.points, d1, d2, h.totals[0], h.totals[1], h.recorded, h.void_reason, rules,
         )

@@ -22,15 +22,18 @@ What each figure counts, per player, over the valid files they play in:
     points of the hands they won / everything else in their total (game
     bonus, boxes, shutout). ``points_per_hand`` = points / hands.
 ``gins``
-    hands won by gin or big gin (a knock with no deadwood is priced as gin
-    and counts). ``gin_rate`` = gins / hands.
+    hands they went gin or big gin in: out with no deadwood, however
+    recorded (a knock that leaves none is a gin, not a knock), won or not
+    (a gin that scores 0 is still one). ``gin_rate`` = gins / hands.
 ``knocks``
-    hands they knocked in (``how`` knock), undercut or not. ``knock_rate``.
+    hands they knocked in with deadwood (1 or more), undercut or not: a
+    hand is a knock or a gin, never both (:func:`~ginlog.game.scoring.went_out`,
+    the export's ``how``). ``knock_rate``.
 ``undercuts`` / ``was_undercut``
     hands they won by undercutting the knocker / hands they knocked in and
     were undercut. ``undercut_rate`` = undercuts / the opponent's knocks.
 ``avg_deadwood_knocking`` / ``avg_deadwood_defending``
-    mean deadwood when they knocked (gins apart) / mean deadwood, after
+    mean deadwood over their knocks (so gins apart, each 1 or more) / mean deadwood, after
     lay-offs, when the opponent went out (knock, gin or big gin).
 ``rating`` / ``rated_matches``
     Elo (:mod:`ginlog.app.data.rating`) over the finished matches with a winner.
@@ -61,6 +64,7 @@ import attrs
 from ginlog.app.check.verdicts import STDIN, Failed, Verdict
 from ginlog.errors import GinlogError
 from ginlog.game.rules import PRESETS, Rules, rules_to_dict
+from ginlog.game.scoring import went_out
 from ginlog.game.seats import OTHER, SEATS, Seat
 from ginlog.play.state import MatchState
 
@@ -123,20 +127,23 @@ def seat_figures(state: MatchState, seat: Seat) -> SeatFigures:
         if s.winner == seat:
             hands_won += 1
             points += s.points
-            if s.outcome == "gin" or s.outcome == "big_gin":
-                gins += 1
-            elif s.outcome == "undercut":
+            if s.outcome == "undercut":
                 undercuts += 1
+        out = went_out(r)  # the one definition of a knock and a gin (ginlog.game.scoring.went_out)
+        if out is None:
+            continue
         if r.out == seat:
-            if r.how == "knock":
+            if out == "knock":
                 knocks += 1
                 knock_dw += r.knocker_deadwood
                 if s.outcome == "undercut":
                     undercut += 1
+            else:  # gin or big gin, won or not: a gin that scores 0 (gin_bonus=0 against no deadwood) is still one
+                gins += 1
         elif r.out == other:
             defences += 1
             defence_dw += r.defender_deadwood
-            if r.how == "knock":
+            if out == "knock":
                 opp_knocks += 1
     bonus = state.totals()[seat] - points
     return SeatFigures(

@@ -73,6 +73,19 @@ PARAMS: Final[dict[str, tuple[type, Any]]] = {
     "undercut_bonus": (int, 25),
 }
 _FIXED: Final = {"hand_size": 10, "num_ranks": 13, "num_suits": 4}
+#: The whole-number parameters ginlog reads, and their ranges: the bonuses as the rule knobs take them;
+#: knock_card as ``knock_limit`` does (10 cards leave at most 98 deadwood, so 100 already lets any hand knock).
+RANGES: Final = {"gin_bonus": (0, 1000), "undercut_bonus": (0, 1000), "knock_card": (0, 100)}
+#: What a record may hold, in the words ``ginlog import openspiel --help``, the README and docs/IMPORTS.md use.
+SUPPORTED: Final = (
+    "Supported parameters: "
+    + ", ".join(f"{k} {lo} to {hi}" for k, (lo, hi) in RANGES.items())
+    + ", oklahoma True or False; "
+    + ", ".join(f"{k}" for k in _FIXED)
+    + " only at "
+    + ", ".join(str(v) for v in _FIXED.values())
+    + " (the standard deck, 10-card hands). A record with any other value is refused, naming the parameter."
+)
 
 
 def _card(i: int) -> Card:
@@ -154,10 +167,10 @@ def _parse_game(line: str, name: str) -> dict[str, Any]:
                 params[key] = -int(digits) if value.startswith("-") else int(digits)
     for key, fixed in _FIXED.items():
         if params[key] != fixed:
-            raise _error(name, f"{key}={params[key]} is not supported (only the standard deck and 10-card hands)", rule="parameter")
-    for key in ("gin_bonus", "undercut_bonus", "knock_card"):
-        if not 0 <= params[key] <= 1000:
-            raise _error(name, f"{key}={params[key]} is out of range", rule="parameter")
+            raise _error(name, f"{key}={params[key]} is not supported (only {key}={fixed}: the standard deck and 10-card hands)", rule="parameter")
+    for key, (lo, hi) in RANGES.items():
+        if not lo <= params[key] <= hi:
+            raise _error(name, f"{key}={params[key]} is out of range (ginlog reads {lo} to {hi})", rule="parameter")
     return params
 
 
@@ -268,8 +281,11 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
             assert ending is not None
             i = seat
             if a >= MELD_BASE and a - MELD_BASE in MELDS:
+                if phase == "defend" and laying_off and ending.how == "knock":
+                    # OpenSpiel's lay-off stage takes only cards and 54: its ApplyLayoffAction refuses a meld
+                    # there (SPIEL_CHECK), so a meld does not end the lay-offs; the pass (54) does.
+                    raise bad(f"{player} lays off cards or ends the lay-offs (54) before laying melds")
                 melds.append(MELDS[a - MELD_BASE])
-                laying_off = False
             elif a <= 51 and phase == "defend" and laying_off and ending.how == "knock":
                 layoffs.append(_card(a))
             elif a == PASS:
@@ -299,10 +315,10 @@ def record_events(params: dict[str, Any], actions: tuple[int, ...], name: str = 
 
 @importer("openspiel")
 class OpenSpiel(Importer):
-    """Read OpenSpiel gin_rummy records and write one ginlog match file each.
+    __doc__ = f"""Read OpenSpiel gin_rummy records and write one ginlog match file each.
 
     A record that is not valid gets an error naming it and the action's
-    position; the other files go on.
+    position; the other files go on. {SUPPORTED}
 
     Example: ginlog import openspiel records/*.txt -o imported/
     """

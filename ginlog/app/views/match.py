@@ -159,7 +159,8 @@ def _summary(h: FinishedHand, players: Sequence[str]) -> str:
     else:
         parts.append(f"the defender has {r.defender_deadwood}")
     if s.winner is None:
-        tail = "nobody scores (equal deadwood)"
+        # a tie under undercut_on_tie=false, or a hand priced at 0 (gin with gin_bonus=0 against no deadwood)
+        tail = f"nobody scores ({'equal deadwood' if s.outcome == 'knock' else 'it scores 0'})"
     else:
         label = {"undercut": "undercut! ", "gin": "", "big_gin": "", "knock": ""}[s.outcome]
         tail = f"{label}{players[s.winner]} scores {s.points}"

@@ -44,6 +44,11 @@ the bounce counts toward the repeated-move void; the 50-take limit still
 counts only Draw-phase takes)::
 
     /tmp/osvenv/bin/python tests/data/openspiel/generate.py tests/data/openspiel/records --first-bounce
+
+``--zero-point`` adds ``zeropoint-*.txt`` (issue 22): deals chosen so that
+P0 goes gin and P1 melds all ten cards under ``gin_bonus=0``, played by the
+engine (every action one it lists as legal): OpenSpiel returns 0 and 0, so
+nobody won the hand. ``mutate.py`` beside this makes ``refused/``.
 """
 
 from __future__ import annotations
@@ -418,6 +423,52 @@ def generate_first_bounce(out_dir: Path, base_seed: int, max_tries: int) -> None
         f.write("\n")
 
 
+#: (name, parameters, P0's ten cards, P1's ten cards, the upcard): hands dealt on purpose, played by the engine.
+ZERO_POINT_DEALS = [
+    # Gin against a defender who melds all ten cards, with gin_bonus=0: OpenSpiel returns 0 and 0 (issue 22).
+    ("zeropoint-000.txt", {"gin_bonus": 0}, list(range(0, 10)), list(range(39, 49)), 38),
+    ("zeropoint-001.txt", {"gin_bonus": 0, "undercut_bonus": 0}, list(range(13, 23)), list(range(26, 36)), 51),
+]
+
+
+def generate_zero_point(out_dir: Path) -> None:
+    """``zeropoint-NNN.txt``: P0 takes the upcard, knocks with gin, discards it and lays the rest; P1 melds all
+    ten cards: a hand that scores 0 (no winner). Each action is one the engine lists as legal; added to returns.json."""
+    manifest = json.loads((out_dir / "returns.json").read_text())
+    for name, params, p0, p1, upcard in ZERO_POINT_DEALS:
+        game = pyspiel.load_game("gin_rummy", params)
+        state = game.new_initial_state()
+        trace: list[tuple[str, int, int]] = []
+
+        def act(action: int) -> None:
+            assert action in state.legal_actions(), (name, phase_name(state), action)
+            trace.append((phase_name(state), state.current_player(), action))
+            state.apply_action(action)
+
+        for card in [*p0, *p1, upcard]:
+            act(card)
+        act(DRAW_UPCARD)
+        act(KNOCK)
+        act(upcard)  # the knock's face-down card: the upcard just taken
+        while not state.is_terminal():  # each side lays its longest legal meld (the highest id) until none is left
+            melds = [a for a in state.legal_actions() if a >= MELD_BASE]
+            act(max(melds) if melds else PASS)
+        assert state.returns() == [0.0, 0.0] and list(state.deadwood()) == [0, 0], (name, state.returns(), state.deadwood(), trace[21:])
+        gparams = game.get_parameters()
+        (out_dir / name).write_text(pyspiel.serialize_game_and_state(game, state))
+        manifest[name] = {
+            "returns": [0, 0],
+            "params": gparams,
+            "effective_knock_card": state.knock_card(),
+            "tags": tags_for(state, trace, gparams) + ["zero_point"],
+            "policy": "dealt",
+            "seed": 0,
+        }
+    with open(out_dir / "returns.json", "w") as f:
+        json.dump(manifest, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("out_dir", type=Path)
@@ -429,7 +480,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--melds", type=Path, help="also write melds.json here")
     ap.add_argument("--first-bounce", action="store_true",
                     help="only add the firstbounce-*.txt hands (uniform-random play) to out_dir")
+    ap.add_argument("--zero-point", action="store_true",
+                    help="only add the zeropoint-*.txt hands (dealt on purpose: gin scoring 0) to out_dir")
     args = ap.parse_args(argv)
+    if args.zero_point:
+        generate_zero_point(args.out_dir)
+        return
     if args.first_bounce:
         generate_first_bounce(args.out_dir, args.base_seed, max(args.max_tries, 100_000))
         return
