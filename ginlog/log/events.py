@@ -67,6 +67,7 @@ from ginlog.log.event_types import (
     MatchAbandoned,
     MatchStarted,
     Note,
+    Seal,
     UpcardPassed,
     _name,  # noqa: F401 - the field validators, here too for the schema tests that map them
     _text,  # noqa: F401
@@ -106,6 +107,7 @@ __all__ = [
     "Note",
     "Correction",
     "MatchAbandoned",
+    "Seal",
     "event_type",
     "event_fields",
     "event_item",

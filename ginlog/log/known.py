@@ -42,7 +42,7 @@ from typing import Final, TypeAlias
 from ginlog.errors import EventError
 from ginlog.game.cards import DECK, Card
 from ginlog.log import times
-from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown
+from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown, Seal
 from ginlog.log.times import valid_ts_bytes
 
 __all__ = ["BodyKey", "KnownBodies", "KNOWN_SIZE"]
@@ -110,6 +110,9 @@ class KnownBodies:
 
     def learn(self, raw: bytes, event: Event) -> None:
         """Remember ``event`` as the meaning of the body of ``raw``, a line parsed and structured the plain way."""
+        if type(event) is Seal:
+            return  # each seal's body is its own (a signature): never worth remembering, and a seal is always
+            # handed to a visitor alone, with the state before it (ginlog.match.seals)
         key = self.key(raw)
         if key is not None:
             self.remember(key, event)
