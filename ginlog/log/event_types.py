@@ -304,6 +304,7 @@ class MatchAbandoned:
 
 
 #: A line's SHA-256 as the chain writes it, and an SSH key's fingerprint as OpenSSH prints it.
+_seat: Final = InRange(0, 1, EventError, "event")
 _HEAD: Final = re.compile(r"[0-9a-f]{64}")
 _FINGERPRINT: Final = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 
@@ -346,7 +347,7 @@ class Seal:
     """
 
     player: str = attrs.field(validator=_name)
-    seat: Literal[0, 1]
+    seat: int = attrs.field(validator=_seat)
     fingerprint: str = attrs.field(validator=_fingerprint)
     line: int = attrs.field(validator=_seq)
     head: str = attrs.field(validator=_head)

@@ -20,7 +20,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import attrs
 
@@ -149,7 +149,7 @@ def seal_match(path: str, signer: Signer, as_name: str | None, clock: Callable[[
     if as_name is None:
         raise IllegalMove(f"say who seals: --as {state.players[0]!r} or --as {state.players[1]!r}", rule="seal-player",
                           path=path)
-    seat = match_player(as_name, state.players)
+    seat: Literal[0, 1] = 0 if match_player(as_name, state.players) == 0 else 1
     at = clock()
     statement = sshsig.statement(seals.first, seals.head, seals.last, at)
     signature = signer.sign(statement)
