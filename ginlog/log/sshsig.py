@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import re
 import struct
@@ -202,37 +203,52 @@ def _crypto() -> Any:
     return serialization
 
 
-def verify(envelope: Envelope, message: bytes) -> None:
-    """Check that ``envelope``'s key signed ``message`` (rule ``seal-signature`` if not)."""
+@functools.lru_cache(maxsize=256)
+def _public(key_type: str, key: bytes) -> Any:
+    """A signer's public key as a ``cryptography`` object, made once per key (a club has few; loading one costs
+    more than checking a signature with it)."""
     serialization = _crypto()
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
-    from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
-
     try:
-        public = serialization.load_ssh_public_key(
-            envelope.key_type.encode() + b" " + base64.b64encode(envelope.key))
+        return serialization.load_ssh_public_key(key_type.encode() + b" " + base64.b64encode(key))
     except (ValueError, TypeError):  # cryptography's UnsupportedAlgorithm is a subclass of neither: caught below
         raise SealError("the signature's public key cannot be read", rule="seal-armor") from None
     except Exception:
-        raise SealError(f"the signature's {envelope.key_type} key is not supported here", rule="seal-algorithm") from None
+        raise SealError(f"the signature's {key_type} key is not supported here", rule="seal-algorithm") from None
+
+
+@functools.lru_cache(maxsize=1)
+def _primitives() -> Any:
+    """``cryptography``'s modules a check needs, imported once (an import statement costs each call)."""
+    import types
+
+    from cryptography import exceptions
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa, utils
+
+    return types.SimpleNamespace(exceptions=exceptions, hashes=hashes, ec=ec, ed25519=ed25519, padding=padding,
+                                 rsa=rsa, utils=utils)
+
+
+def verify(envelope: Envelope, message: bytes) -> None:
+    """Check that ``envelope``'s key signed ``message`` (rule ``seal-signature`` if not)."""
+    public = _public(envelope.key_type, envelope.key)
+    c = _primitives()
     data = _signed_data(message, envelope.hash_algorithm)
     try:
-        if isinstance(public, ed25519.Ed25519PublicKey):
+        if isinstance(public, c.ed25519.Ed25519PublicKey):
             public.verify(envelope.sig, data)
-        elif isinstance(public, rsa.RSAPublicKey):
-            h = hashes.SHA512() if envelope.sig_algorithm == "rsa-sha2-512" else hashes.SHA256()
-            public.verify(envelope.sig, data, padding.PKCS1v15(), h)
-        elif isinstance(public, ec.EllipticCurvePublicKey):
+        elif isinstance(public, c.rsa.RSAPublicKey):
+            h = c.hashes.SHA512() if envelope.sig_algorithm == "rsa-sha2-512" else c.hashes.SHA256()
+            public.verify(envelope.sig, data, c.padding.PKCS1v15(), h)
+        elif isinstance(public, c.ec.EllipticCurvePublicKey):
             r = _Reader(envelope.sig)
-            rs = encode_dss_signature(int.from_bytes(r.string(), "big"), int.from_bytes(r.string(), "big"))
+            rs = c.utils.encode_dss_signature(int.from_bytes(r.string(), "big"), int.from_bytes(r.string(), "big"))
             size = public.curve.key_size
-            h2 = hashes.SHA256() if size <= 256 else hashes.SHA384() if size <= 384 else hashes.SHA512()
-            public.verify(rs, data, ec.ECDSA(h2))
+            h2 = c.hashes.SHA256() if size <= 256 else c.hashes.SHA384() if size <= 384 else c.hashes.SHA512()
+            public.verify(rs, data, c.ec.ECDSA(h2))
         else:  # pragma: no cover - parse() lets no other key type through
             raise SealError("an unsupported key", rule="seal-algorithm")
-    except InvalidSignature:
+    except c.exceptions.InvalidSignature:
         raise SealError("the signature does not verify: the seal was not made over this statement by this key"
                         " (forged, or the record changed before it)", rule="seal-signature") from None
 
