@@ -10,7 +10,7 @@ short enough to read).
 
 >>> from ginlog.log.registry import kinds
 >>> [k.name for k in kinds() if k.traits.changes_nothing]
-['note']
+['note', 'seal']
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ extra), so a file without seals costs nothing.
 
 >>> text = statement("ab" * 32, "cd" * 32, 214, "2026-12-05T21:04:00.000Z")
 >>> text.splitlines()[0], text.splitlines()[2], len(text)
-(b'ginlog seal 1', b'line 214', 181)
+(b'ginlog seal 1', b'line 214', 192)
 """
 
 from __future__ import annotations

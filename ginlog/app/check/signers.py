@@ -13,7 +13,7 @@ players file's canonical name, when there is one) and options that allow
 the namespace and the seal's signed time.
 
 >>> key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAICOKizryqrxJCj0a7AgyhnZRJJZz1e+ljXWl6JW4hgN0"
->>> signers = allowed_signers_from(f'"Ann Lee",b* namespaces="git,ginlog" {key} ann@home', "allowed")
+>>> signers = allowed_signers_from(f'"Ann Lee,b*" namespaces="git,ginlog" {key} ann@home', "allowed")
 >>> kind, blob = signers.entries[0].key_type, signers.entries[0].key
 >>> signers.principal("Ann Lee", kind, blob, "2026-12-05T21:04:00.000Z"), signers.principal("bob", kind, blob, "2026-12-05T21:04:00.000Z")
 ('Ann Lee', 'bob')
