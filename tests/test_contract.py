@@ -46,7 +46,7 @@ from ginlog.play.state import Timeline
 ROOT = Path(__file__).resolve().parents[1]
 
 #: Types with no rule of play: the timeline handles them (a correction goes back, a note changes nothing).
-TIMELINE_ONLY = {"correction", "note"}
+TIMELINE_ONLY = {"correction", "note", "seal"}
 
 
 def examples() -> dict[str, Event]:
@@ -118,7 +118,7 @@ def test_every_event_type_has_words_and_an_entry(type_: str) -> None:
 #: What each event type meets right after match_started: applied (None) or refused, with this rule.
 #: Types not listed belong inside a hand, and there is none yet.
 AFTER_THE_START = {
-    "first_dealer": None, "note": None, "match_abandoned": None,
+    "first_dealer": None, "note": None, "match_abandoned": None, "seal": None,
     "match_started": "first-event", "hand_dealt": "first-dealer", "hand_result": "first-dealer",
     "correction": "correction",
 }
@@ -135,7 +135,7 @@ def test_every_event_type_is_ruled_on_never_crashes(type_: str) -> None:
         assert exc.rule == want, (type_, exc.rule, str(exc))
     else:
         assert want is None, f"{type_} was applied, not refused with {want!r}"
-        assert after.state != tl.state or type_ == "note"  # a note changes nothing; the others do
+        assert after.state != tl.state or type_ in ("note", "seal")  # a note and a seal change nothing; the others do
 
 
 # ---------------------------------------------------------------------------

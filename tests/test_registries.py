@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 import pytest
+from sealing import EXAMPLE_SEAL
 
 
 from ginlog.errors import ForeignRecordError, GinlogError
@@ -34,6 +35,7 @@ from ginlog.log.events import (
     HandResultOnly,
     MatchAbandoned,
     Note,
+    Seal,
     event_from_fields,
 )
 from ginlog.log.registry import Traits, registered
@@ -61,6 +63,7 @@ BETWEEN_HANDS: dict[str, dict[str, Any]] = {
     "note": {"text": "coffee"},
     "correction": {"undoes": 2},
     "match_abandoned": {"reason": "rain"},
+    "seal": EXAMPLE_SEAL,
 }
 
 
@@ -103,8 +106,8 @@ def test_every_registered_type_declares_its_traits() -> None:
 def test_the_sets_are_the_traits() -> None:
     assert BEGINS_HAND == {HandDealt, HandResultOnly}
     assert TAKES_BACK == {Correction}
-    assert CHANGES_NOTHING == {Note}
-    assert MAY_FOLLOW_END == {Note, MatchAbandoned}
+    assert CHANGES_NOTHING == {Note, Seal}
+    assert MAY_FOLLOW_END == {Note, MatchAbandoned, Seal}
 
 
 def test_no_module_lists_event_classes_by_hand() -> None:

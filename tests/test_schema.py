@@ -30,6 +30,7 @@ from typing import Any, Literal, cast
 
 import attrs
 import pytest
+from sealing import EXAMPLE_SEAL
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -561,6 +562,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "note": {"text": "coffee", "player": "Bob"},
     "correction": {"undoes": 7, "reason": "wrong card"},
     "match_abandoned": {"reason": "rain"},
+    "seal": EXAMPLE_SEAL,
 }
 
 

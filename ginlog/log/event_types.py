@@ -10,7 +10,7 @@ short enough to read).
 
 >>> from ginlog.log.registry import kinds
 >>> [k.name for k in kinds() if k.traits.changes_nothing]
-['note']
+['note', 'seal']
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from ginlog.errors import EventError
 from ginlog.game.cards import Card
 from ginlog.game.rules import Rules
 from ginlog.log.format import MAX_SEQ
+from ginlog.log import sshsig
 from ginlog.log.registry import Traits, registered
+from ginlog.log.times import valid_ts
 from ginlog.numbers import InRange
 from ginlog.text import MAX_NAME, check_kept_players
 
@@ -49,6 +51,7 @@ __all__ = [
     "Note",
     "Correction",
     "MatchAbandoned",
+    "Seal",
 ]
 
 Cards: TypeAlias = tuple[Card, ...]
@@ -300,7 +303,59 @@ class MatchAbandoned:
     reason: str = attrs.field(validator=_text)
 
 
+#: A line's SHA-256 as the chain writes it, and an SSH key's fingerprint as OpenSSH prints it.
+_seat: Final = InRange(0, 1, EventError, "event")
+_HEAD: Final = re.compile(r"[0-9a-f]{64}")
+_FINGERPRINT: Final = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+
+
+def _head(_i: object, a: attrs.Attribute[Any], v: str) -> None:
+    if type(v) is not str or not _HEAD.fullmatch(v):
+        raise EventError(f"{a.name} must be a line's SHA-256, 64 lowercase hex digits", rule="seal-armor")
+
+
+def _fingerprint(_i: object, a: attrs.Attribute[Any], v: str) -> None:
+    if type(v) is not str or not _FINGERPRINT.fullmatch(v):
+        raise EventError(f"{a.name} must be a key's fingerprint as OpenSSH prints it (SHA256: and 43 base64"
+                         " characters)", rule="seal-armor")
+
+
+def _at(_i: object, a: attrs.Attribute[Any], v: str) -> None:
+    if not valid_ts(v):
+        raise EventError(f"{a.name} must be a UTC time as ginlog writes it", rule="timestamp")
+
+
+def _armored(_i: object, a: attrs.Attribute[Any], v: str) -> None:
+    sshsig.parse(v)  # its shape only (no cryptography needed): the signature is checked by the reading
+
+
+@registered(
+    "seal",
+    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True),
+)
+@attrs.frozen(kw_only=True)
+class Seal:
+    """A player vouches for the record up to a line: that line's hash signed with their SSH key (SSHSIG).
+
+    ``signature`` is OpenSSH's armored SSHSIG (namespace ``ginlog``) over
+    :func:`ginlog.log.sshsig.statement` of the match's first line's hash,
+    ``head`` (line ``line``'s SHA-256: the last line before the seal that is
+    not a seal) and ``at``, the seal's time (signed; the envelope's ``ts``
+    is not). A seal changes nothing in the game and nothing takes it back:
+    an undo after it takes back the move before it, and is itself unsealed.
+    Only between hands, after the end or after an abandon.
+    """
+
+    player: str = attrs.field(validator=_name)
+    seat: int = attrs.field(validator=_seat)
+    fingerprint: str = attrs.field(validator=_fingerprint)
+    line: int = attrs.field(validator=_seq)
+    head: str = attrs.field(validator=_head)
+    at: str = attrs.field(validator=_at)
+    signature: str = attrs.field(validator=_armored)
+
+
 Event: TypeAlias = (
     MatchStarted | FirstDealer | HandDealt | UpcardPassed | CardDrawn | CardDiscarded | Knocked
-    | Gin | BigGin | HandShown | HandResultOnly | HandVoid | Note | Correction | MatchAbandoned
+    | Gin | BigGin | HandShown | HandResultOnly | HandVoid | Note | Correction | MatchAbandoned | Seal
 )

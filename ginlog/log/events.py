@@ -23,7 +23,7 @@ derived from the traits, and everything else that must know every type is
 checked against the registry (see :func:`~ginlog.log.registry.registered`).
 
 >>> sorted(k.__name__ for k in MAY_FOLLOW_END)
-['MatchAbandoned', 'Note']
+['MatchAbandoned', 'Note', 'Seal']
 
 All (de)serialisation goes through one cattrs converter that is strict on
 purpose: a record is evidence, so ``"10"`` is not silently an int and an
@@ -67,6 +67,7 @@ from ginlog.log.event_types import (
     MatchAbandoned,
     MatchStarted,
     Note,
+    Seal,
     UpcardPassed,
     _name,  # noqa: F401 - the field validators, here too for the schema tests that map them
     _text,  # noqa: F401
@@ -106,6 +107,7 @@ __all__ = [
     "Note",
     "Correction",
     "MatchAbandoned",
+    "Seal",
     "event_type",
     "event_fields",
     "event_item",

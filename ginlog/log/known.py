@@ -43,7 +43,7 @@ from ginlog.errors import EventError, GinlogError
 from ginlog.game.cards import DECK, Card
 from ginlog.game.rules import Rules, rules_from_dict
 from ginlog.log import times
-from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown, MatchStarted
+from ginlog.log.events import SCHEMA_VERSION, Event, HandDealt, HandShown, MatchStarted, Seal
 from ginlog.log.format import parse_line
 from ginlog.log.times import valid_ts_bytes
 
@@ -112,6 +112,9 @@ class KnownBodies:
 
     def learn(self, raw: bytes, event: Event) -> None:
         """Remember ``event`` as the meaning of the body of ``raw``, a line parsed and structured the plain way."""
+        if type(event) is Seal:
+            return  # each seal's body is its own (a signature): never worth remembering, and a seal is always
+            # handed to a visitor alone, with the state before it (ginlog.match.seals)
         key = self.key(raw)
         if key is not None:
             self.remember(key, event)

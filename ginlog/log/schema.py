@@ -62,6 +62,7 @@ from ginlog.game.cards import DECK, Card
 from ginlog.errors import EventError
 from ginlog.log.events import EVENT_TYPES, MAX_NAME, MAX_TEXT, SCHEMA_VERSION, MatchStarted
 from ginlog.game.rules import KNOB_HELP, Rules
+from ginlog.log.sshsig import MAX_ARMOR
 from ginlog.numbers import InRange
 
 __all__ = ["BASE_URI", "build_schemas", "schema_for", "schema_json", "write_schemas"]
@@ -150,6 +151,12 @@ _VALIDATOR_KEYWORDS: Final[dict[Callable[..., Any], dict[str, Any]]] = {
     _event_types._name: {"$ref": NAME_FILE},
     _event_types._text: {"maxLength": MAX_TEXT},
     _event_types._match_id: {"pattern": "^[0-9a-f]{32}$"},
+    _event_types._head: {"pattern": "^[0-9a-f]{64}$"},
+    _event_types._fingerprint: {"pattern": "^SHA256:[A-Za-z0-9+/]{43}" + _END},
+    _event_types._at: {"pattern": TS_PATTERN},
+    # The armor's shape; what is inside (SSHSIG, the namespace, the key) is the reader's to check (ginlog.log.sshsig).
+    _event_types._armored: {"maxLength": MAX_ARMOR, "pattern": "^-----BEGIN SSH SIGNATURE-----\n[A-Za-z0-9+/=\n]+"
+                            "\n-----END SSH SIGNATURE-----" + _END},
 }
 
 

@@ -69,6 +69,7 @@ from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Source
 from ginlog.match.policy import Policy
 from ginlog.match.reading import SHARED, read
+from ginlog.match.seals import Seals
 from ginlog.match.visitors import FinalState, MatchReport, Step, Steps, Visitor
 
 __all__ = ["ts_of", "DatedReport", "Dated", "DatedSteps", "read_dated"]
@@ -223,6 +224,7 @@ class Dated(Visitor[Never, DatedReport]):
         super().__init__(errors, limit=limit, keep=keep, warnings=warnings, policy=policy)
         # the inner reading shares the lists, and finds the warnings (its Unverified): this one only passes them on
         self.inner = FinalState(self.errors, limit=limit, keep=self.keep, warnings=self.warnings, anchor=anchor)
+        self.inner.seals = Seals(self.inner.error, self.inner.warning, self.seals.keyring, self.seals.require)
         self.unverified = None
         self.times = _Times()
         self.ends = ends

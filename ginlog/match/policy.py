@@ -21,9 +21,12 @@ other error argument.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ginlog.match.seals import Keyring, Require
 
 __all__ = ["Policy", "POLICY", "KEEP"]
 
@@ -33,7 +36,8 @@ KEEP: Final = 100
 
 @attrs.frozen
 class Policy:
-    """What a collecting reading keeps: ``keep`` problems and warnings (None: all), and whether it warns.
+    """What a collecting reading keeps: ``keep`` problems and warnings (None: all), whether it warns, and its seal
+    policy.
 
     Small and frozen, so it can be handed to a worker process (or another
     machine) with the path it reads.
@@ -41,6 +45,11 @@ class Policy:
 
     keep: int | None = KEEP
     warnings: bool = True
+    #: A club's keys to check each seal against (``audit --allowed-signers``, the players file's ``keys``), and
+    #: whether seals are required (``--require-seals all|any``): either makes it a seal policy, which also warns
+    #: of what no seal covers (:mod:`ginlog.match.seals`).
+    keyring: Keyring | None = None
+    require: Require | None = None
 
     def kept(self, found: int) -> int:
         """How many of ``found`` problems this policy keeps."""

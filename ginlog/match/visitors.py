@@ -17,9 +17,10 @@ import attrs
 
 from ginlog.caveats import Caveat
 from ginlog.errors import EventError, GinlogError, IllegalMove, StoreError
-from ginlog.log.events import Event, MatchStarted, event_type
+from ginlog.log.events import Event, MatchStarted, Seal, event_type
 from ginlog.match.anchor import Anchor
 from ginlog.match.policy import Policy
+from ginlog.match.seals import Keyring, Require, SealCheck, Seals
 from ginlog.match.unverified import Unverified
 from ginlog.play.reducer import Fold, Rewind, apply, start
 from ginlog.play.state import MatchState, Timeline
@@ -69,6 +70,8 @@ class MatchReport:
     warnings: tuple[Caveat, ...] = ()
     warnings_total: int = attrs.field(default=attrs.Factory(lambda self: len(self.warnings), takes_self=True))
     warnings_by_rule: dict[str, int] = attrs.field(factory=dict)
+    #: Every seal of the file, as checked (:mod:`ginlog.match.seals`).
+    seals: tuple[SealCheck, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -146,15 +149,20 @@ class Visitor(Generic[T, R]):
         keep: int | None = None,
         warnings: list[Caveat] | None = None,
         policy: Policy | None = None,
+        keyring: Keyring | None = None,
+        require: Require | None = None,
     ) -> None:
         if policy is not None:
             errors, keep = [] if errors is None else errors, policy.keep
             warnings = ([] if warnings is None else warnings) if policy.warnings else None
+            keyring, require = policy.keyring, policy.require
         self.errors = errors
         self.limit = limit
         self.keep = keep
         self.warnings = warnings
         self.unverified = None if warnings is None else Unverified(self.warning)
+        #: The seals, checked as they come (:mod:`ginlog.match.seals`); a visitor that makes events tells it each line.
+        self.seals = Seals(self.error, self.warning, keyring, require)
         self.label = "<stdin>"
         self.errors_total = 0
         self.errors_by_rule: dict[str, int] = {}
@@ -166,6 +174,7 @@ class Visitor(Generic[T, R]):
     def begin(self, label: str) -> None:
         """Reading starts; ``label`` is what errors call the file."""
         self.label = label
+        self.seals.label = label
         if self.unverified is not None:
             self.unverified.label = label
 
@@ -276,6 +285,13 @@ class Visitor(Generic[T, R]):
         except Stop:
             pass
 
+    def _seals_end(self) -> None:
+        """For ``end()``: what the seal policy says of the whole file (:meth:`Seals.ended`)."""
+        try:
+            self.seals.ended()
+        except Stop:
+            pass
+
 
 # --------------------------------------------------------------------------- visitors
 
@@ -318,6 +334,10 @@ class FinalState(Visitor[Never, MatchReport]):
 
     def event(self, lineno: int, seq: int, event: Event, digest: str) -> None:
         fold = self._fold
+        if type(event) is Seal:
+            self.seals.seal(lineno, seq, event, None if fold is None else fold.state)
+        else:
+            self.seals.see(lineno, (digest,))
         try:
             if fold is None:
                 first = _first(event)
@@ -344,6 +364,9 @@ class FinalState(Visitor[Never, MatchReport]):
         if self._fold is None:
             self.event(lineno, seq, events[0], digests[0])  # the fold begins, or the reading stops
             done = 1
+        # (after the first event, which tells the seals of its own line: the whole run, a seal in none of it,
+        # as ginlog.log.known never learns one)
+        self.seals.see(lineno, digests)
         fold = self._fold
         assert fold is not None
         anchor = self._anchor
@@ -391,6 +414,7 @@ class FinalState(Visitor[Never, MatchReport]):
                 EventError("the file is empty: a match file begins with match_started", rule="first-event", path=label)
             )
         state = None if fold is None else fold.state
+        self._seals_end()
         if self.unverified is not None:
             self.unverified.ended(state)
         return MatchReport(
@@ -405,6 +429,7 @@ class FinalState(Visitor[Never, MatchReport]):
             warnings=tuple(self.warnings or ()),
             warnings_total=self.warnings_total,
             warnings_by_rule=dict(sorted(self.warnings_by_rule.items())),
+            seals=tuple(self.seals.checks),
         )
 
 
@@ -434,6 +459,10 @@ class Steps(Visitor[Step, "Step | None"]):
 
     def event(self, lineno: int, seq: int, event: Event, digest: str) -> Step | None:
         tl = self._tl
+        if type(event) is Seal:
+            self.seals.seal(lineno, seq, event, None if tl is None else tl.state)
+        else:
+            self.seals.see(lineno, (digest,))
         try:
             before = tl
             tl = start(_first(event), seq) if before is None else apply(before, event, seq)
@@ -465,6 +494,7 @@ class Steps(Visitor[Step, "Step | None"]):
 
     def end(self) -> Step | None:
         self._last_error()
+        self._seals_end()
         if self.unverified is not None:
             self.unverified.ended(None if self._last is None else self._last.state)
         return self._last
@@ -485,6 +515,7 @@ class Steps(Visitor[Step, "Step | None"]):
             warnings=tuple(self.warnings or ()),
             warnings_total=self.warnings_total,
             warnings_by_rule=dict(sorted(self.warnings_by_rule.items())),
+            seals=tuple(self.seals.checks),
         )
 
 

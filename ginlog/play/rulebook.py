@@ -37,6 +37,7 @@ from ginlog.log.events import (
     MatchAbandoned,
     MatchStarted,
     Note,
+    Seal,
     UpcardPassed,
 )
 from ginlog.play import endings, setup, turns
@@ -79,7 +80,7 @@ def rule_for(event: Event) -> Rule | None:
             return _rule(event, endings.hand_void)
         case MatchAbandoned():
             return _rule(event, setup.abandon)
-        case Note() | Correction():
+        case Note() | Seal() | Correction():
             return None
         case _:
             assert_never(event)

@@ -126,9 +126,9 @@ def copies(ctx: Ctx, n: int, seed: int) -> None:
         probs += [] if len(exported) == want else [f"the export has the rows of {len(exported)} matches, not {want}"]
         probs += [f"match {m}'s rows come from {sorted(f)}" for m, f in exported.items() if len(f) != 1]
         ctx.check("counted-once", probs, repro)
-        lines = [ln for ln in stats.err.decode("utf-8", "replace").splitlines() if ln.endswith("[copy] (warning)")]
-        said = [ln for ln in lines if "the same match as" in ln or "are the first of" in ln]
-        notices = [ln for ln in lines if ln not in said]  # what the walk read once: a folder's second name, a file in it
+        warned = [ln for ln in stats.err.decode("utf-8", "replace").splitlines() if ln.endswith("[copy] (warning)")]
+        said = [ln for ln in warned if "the same match as" in ln or "are the first of" in ln]
+        notices = [ln for ln in warned if ln not in said]  # what the walk read once: a folder's second name, a file in it
         again = len([1 for plant, _w, _c in plants if plant in ("folder-link", "absolute")])
         named = [] if len(said) == not_counted else [f"{len(said)} copy warnings, not {not_counted}: {said[:3]!r}"]
         named += [f"a warning that does not name both files: {ln[:200]!r}" for ln in said if ln.count("club/") < 2]

@@ -38,6 +38,7 @@ import attrs
 from ginlog.app.check.verdicts import STDIN, Failed, Verdict, verdicts
 from ginlog.errors import GinlogError, one_line, place
 from ginlog.match.policy import KEEP, POLICY, Policy
+from ginlog.match.seals import Keyring, Require, SealCheck, sealed_words
 
 __all__ = [
     "MAX_ERRORS",
@@ -70,6 +71,12 @@ class FileAudit:
     totals: dict[str, int] = attrs.Factory(dict)
     head: str | None = None
     outcomes: dict[str, int] = attrs.Factory(dict)  # how the finished hands ended
+    seals: tuple[SealCheck, ...] = ()  # every seal, as checked
+
+    @property
+    def sealed(self) -> str | None:
+        """Who sealed the file, in words (``sealed by Ann and Bob at event 214``), or None."""
+        return sealed_words(self.seals)
 
     @property
     def path(self) -> str:
@@ -115,6 +122,8 @@ class FileAudit:
             "totals": self.totals,
             "head": self.head,
             "outcomes": self.outcomes,
+            "sealed": self.sealed,
+            "seals": [c.to_dict() for c in self.seals],
             **v,
         }
 
@@ -123,19 +132,23 @@ class FileAudit:
 
 
 def audit_file(
-    path: str, anchor: str | None = None, *, name: str | None = None, max_errors: int | None = MAX_ERRORS
+    path: str, anchor: str | None = None, *, name: str | None = None, max_errors: int | None = MAX_ERRORS,
+    keyring: Keyring | None = None, require: Require | None = None,
 ) -> FileAudit:
     """Audit one file (``-``: standard input); never raises for anything wrong with the file.
 
     ``name`` is what the report calls it (standard input is ``<stdin>``);
     ``max_errors`` caps the problems and the warnings kept (None: all),
-    never those counted: the reading policy's ``keep``.
+    never those counted: the reading policy's ``keep``. ``keyring`` (a
+    club's keys) and ``require`` (``all``, ``any``) are the seal policy
+    (:mod:`ginlog.match.seals`).
     """
     from ginlog.match.reading import FinalState, read
 
     source: Any = sys.stdin.buffer if path == "-" else path
     label = name if name is not None else (STDIN if path == "-" else path)
-    policy = POLICY if max_errors == POLICY.keep else Policy(keep=max_errors)
+    policy = (POLICY if max_errors == POLICY.keep and keyring is None and require is None
+              else Policy(keep=max_errors, keyring=keyring, require=require))
     try:
         report = read(source, FinalState(anchor=anchor, policy=policy), name=label)
     except GinlogError as exc:
@@ -153,6 +166,7 @@ def audit_file(
         totals=dict(zip(state.players, state.totals())),
         head=report.head,
         outcomes=_count(h.score.outcome for h in state.hands),
+        seals=report.seals,
     )
 
 
@@ -163,9 +177,10 @@ def _count(items: Iterable[str]) -> dict[str, int]:
     return counts
 
 
-def _audit(path: str, anchor: str | None, max_errors: int | None) -> FileAudit:
+def _audit(path: str, anchor: str | None, max_errors: int | None, keyring: Keyring | None = None,
+           require: Require | None = None) -> FileAudit:
     """The reading the many-file loop hands each path (module-level: a worker process can be sent it)."""
-    return audit_file(path, anchor, max_errors=max_errors)
+    return audit_file(path, anchor, max_errors=max_errors, keyring=keyring, require=require)
 
 
 # --------------------------------------------------------------------------- many files
@@ -174,6 +189,7 @@ def _audit(path: str, anchor: str | None, max_errors: int | None) -> FileAudit:
 def audit_paths(
     paths: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS,
     notices: list[dict[str, Any]] | None = None,
+    keyring: Keyring | None = None, require: Require | None = None,
 ) -> Iterator[FileAudit]:
     """Audit files, folders and globs (:func:`~ginlog.app.check.paths.iter_paths`), one verdict at a time, in order.
 
@@ -182,7 +198,7 @@ def audit_paths(
     """
     from ginlog.app.check.paths import iter_paths
 
-    reading = functools.partial(_audit, anchor=anchor, max_errors=max_errors)
+    reading = functools.partial(_audit, anchor=anchor, max_errors=max_errors, keyring=keyring, require=require)
     return _audits(verdicts(paths, reading, jobs, walk=functools.partial(iter_paths, notices=notices)))
 
 

@@ -87,6 +87,7 @@ def build_app() -> Any:
         ("record", record.record),
         ("undo", record.undo),
         ("repair", record.repair),
+        ("seal", record.seal),
         ("show", read.show),
         ("replay", read.replay),
         ("score", read.score),

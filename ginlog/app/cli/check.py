@@ -26,6 +26,7 @@ from ginlog.text import json_escaped
 
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.app.check.audit import FileAudit, Summary
+    from ginlog.app.check.signers import AllowedSigners
 
 __all__ = ["validate", "audit"]
 
@@ -77,10 +78,22 @@ def audit(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
     max_errors: MaxErrors = 100,
+    allowed_signers: Annotated[
+        Optional[str],
+        typer.Option("--allowed-signers", help="The club's keys (OpenSSH's allowed_signers format): who may seal."),
+    ] = None,
+    players: Annotated[
+        Optional[str], typer.Option("--players", help="A players file (TOML): names, aliases, and keys that may seal.")
+    ] = None,
+    require_seals: Annotated[
+        Optional[str], typer.Option("--require-seals", help="all: both players sealed the last line; any: one did.")
+    ] = None,
 ) -> int:
-    """Audit finished or imported matches: hash chain, legality, recomputed scores, and what cannot be verified.
+    """Audit finished or imported matches: hash chain, legality, recomputed scores, seals, and what cannot be verified.
 
     Example: ginlog audit sample_games --jobs 2
+
+    Example: ginlog audit club/ --allowed-signers club/allowed_signers --require-seals all
     """
     from ginlog.app.check.audit import Summary, audit_paths
     from ginlog.app.check.paths import iter_paths
@@ -92,6 +105,9 @@ def audit(
         anchor = anchor.lower()
         if len(paths) != 1 or sum(1 for _ in itertools.islice(iter_paths(paths), 2)) != 1:
             usage("--anchor checks one file; give exactly one")
+    if require_seals not in (None, "all", "any"):
+        usage(f"--require-seals takes all or any, not {require_seals!r}")
+    keyring = _keyring(allowed_signers, players)
     summary = Summary()
     terminal = Terminal()
     from ginlog.app.check.verdicts import capped_jobs
@@ -100,7 +116,8 @@ def audit(
     if cut is not None:
         terminal.err(cut)
     notices: list[dict[str, Any]] = []  # arguments that named again what was searched already
-    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors, notices=notices)
+    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors, keyring=keyring, notices=notices,
+                           require="all" if require_seals == "all" else "any" if require_seals == "any" else None)
     total = None  # the paths are walked once, as they are audited: the bar counts, with no total
     if json_:
         with progress("auditing", total, console=terminal.console(err=True), stdout_busy=True) as advance:
@@ -114,6 +131,20 @@ def audit(
     if not summary.files:
         terminal.err(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}")
     return EXIT_OK if not summary.bad and summary.files else EXIT_INVALID
+
+
+def _keyring(allowed_signers: str | None, players: str | None) -> AllowedSigners | None:
+    """The club's keys from ``--allowed-signers`` and ``--players``; a file that cannot be used is a usage slip."""
+    from ginlog.app.check.signers import load_allowed_signers
+    from ginlog.app.data.players import NO_PLAYERS, load_players
+    from ginlog.errors import GinlogError
+
+    try:
+        signers = None if allowed_signers is None else load_allowed_signers(allowed_signers)
+        roster = NO_PLAYERS if players is None else load_players(players)
+    except GinlogError as exc:
+        usage(exc.one_line().removeprefix("ginlog: "))
+    return roster.keyring(signers)
 
 
 def _print_audit(
@@ -136,6 +167,8 @@ def _print_audit(
                 terminal.err(line)
             for line in warnings:
                 terminal.line(line, err=notes_on_err)
+            if r.sealed is not None:
+                terminal.line(f"{r.path}: {r.sealed}", err=notes_on_err)
 
     with progress("auditing", total, console=err) as advance:
         for r in advance(results):

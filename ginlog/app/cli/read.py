@@ -127,14 +127,19 @@ def score(
     judge(dated.report)
     state = dated.report.state
     assert state is not None  # a file without a first line raises
+    from ginlog.match.seals import sealed_words
+
     data = score_json(state, dated.report.head, dated.hand_ends)
+    sealed = sealed_words(dated.report.seals)  # who sealed, or which keys signed (no club's keys here)
     if json_:
-        _echo_json(data)
+        _echo_json({**data, "sealed": sealed})
         return
     from ginlog.app.views.sheet import score_sheet
 
     out = Terminal()
     out.show(score_sheet(state, data, _name(match), out.console().width))
+    if sealed is not None:
+        out.out(f"{_name(match)}: {sealed}")
 
 
 def _echo_json(data: object, lines: bool = False) -> None:

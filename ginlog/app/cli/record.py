@@ -1,4 +1,4 @@
-"""Commands that write: ``new``, ``play``, ``record``, ``undo``, ``repair``.
+"""Commands that write: ``new``, ``play``, ``record``, ``undo``, ``repair``, ``seal``.
 
 Each is a plain function whose defaults are its options (Typer reads the
 ``Annotated`` metadata), so a test can call it directly; every write goes
@@ -15,7 +15,7 @@ import typer
 from ginlog.app.cli.append import append_entries
 from ginlog.app.cli.common import EXIT_INVALID, EXIT_USAGE, Terminal, fail, require_match_file, usage
 
-__all__ = ["new", "play", "record", "undo", "repair"]
+__all__ = ["new", "play", "record", "undo", "repair", "seal"]
 
 
 def new(
@@ -182,3 +182,30 @@ def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> Non
         Terminal().out(f"{match}: nothing to repair (the file ends with a complete line)")
     else:
         Terminal().out(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}")
+
+
+def seal(
+    match: Annotated[str, typer.Argument(help="The match file.")],
+    key: Annotated[str, typer.Option("--key", "-k", help="An SSH private key, or a public key whose private half is in ssh-agent.")],
+    as_: Annotated[Optional[str], typer.Option("--as", help="The player who seals (a name or its unique start).")] = None,
+) -> None:
+    """Sign the record's head with your SSH key and append the seal (between hands or at the end).
+
+    Both players may seal the same head; a seal after more play seals the
+    new head. 'ginlog audit --allowed-signers FILE' checks seals against a
+    club's keys; OpenSSH checks one with 'ssh-keygen -Y verify -n ginlog'.
+
+    Example: ginlog seal friday.jsonl --key ~/.ssh/id_ed25519 --as Ann
+    """
+    from ginlog.app.record.sealing import ask_passphrase, load_signer, seal_match
+    from ginlog.errors import GinlogError
+
+    require_match_file(match)
+    try:
+        signer = load_signer(key, ask_passphrase(key))
+        done = seal_match(match, signer, as_)
+    except GinlogError as exc:
+        fail(exc if exc.path else exc.at(path=match))
+    s = done.seal
+    Terminal().out(f"{match}: line {done.lineno} seals line {s.line} (head {s.head[:12]}) for {s.player}, signed by key"
+                   f" {s.fingerprint}; 'ginlog audit --allowed-signers FILE' checks it against the club's keys")

@@ -15,7 +15,7 @@ A club makes two spellings one player with a players file (TOML), read by
     [[player]]
     name = "Ann Lee"
     aliases = ["ann", "Ann", "A. Lee"]
-    keys = []          # reserved: the players' SSH public keys (signed records)
+    keys = ["ssh-ed25519 AAAA... ann@home"]  # her SSH public keys: seals (ginlog audit --players)
 
     [[player]]
     name = "Bob"
@@ -44,12 +44,13 @@ from typing import Any, Final
 
 import attrs
 
+from ginlog.app.check.signers import AllowedSigners, SignerLine, SignersFileError, key_of
 from ginlog.errors import GinlogError
 from ginlog.text import clean_name, name_key, names_clash, quoted, skeleton
 
 __all__ = ["Players", "PlayersFileError", "load_players", "players_from", "Lookalikes", "NO_PLAYERS"]
 
-#: The keys a ``[[player]]`` entry may have (``keys`` is reserved for the players' public keys).
+#: The keys a ``[[player]]`` entry may have (``keys``: the player's SSH public keys, which may seal for them).
 ENTRY_KEYS: Final = frozenset({"name", "aliases", "keys"})
 #: The most players (and aliases) a players file may list: a club's, not a census.
 MAX_ENTRIES: Final = 100_000
@@ -65,7 +66,20 @@ class Player:
 
     name: str
     aliases: tuple[str, ...] = ()
-    keys: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()  # each an OpenSSH public key line: ``ssh-ed25519 AAAA... comment``
+
+    def key_blobs(self, path: str) -> list[tuple[str, bytes]]:
+        """Each key's type and wire blob (a key that is not one: :class:`PlayersFileError`)."""
+        out = []
+        for k in self.keys:
+            parts = k.split()
+            try:
+                if len(parts) < 2:
+                    raise SignersFileError("a key is KEYTYPE BASE64 [COMMENT], as in a .pub file")
+                out.append((parts[0], key_of(parts[0], parts[1], "key")))
+            except SignersFileError as exc:
+                raise _fail(path, f"player {quoted(self.name)}: {exc.message}") from None
+        return out
 
 
 @attrs.frozen
@@ -81,6 +95,20 @@ class Players:
 
     def __bool__(self) -> bool:
         return bool(self.players)
+
+    def keyring(self, signers: AllowedSigners | None = None) -> AllowedSigners | None:
+        """The club's keys for checking seals: ``signers`` (an allowed_signers file) and each player's ``keys``
+        (allowed for that player's name alone), names in records mapped to the players' names; None without any."""
+        own = tuple(
+            SignerLine(p.name, kind, blob, where=f"{self.path}: {p.name}", exact=True)
+            for p in self.players for kind, blob in p.key_blobs(self.path or "")
+        )
+        if signers is None and not own:
+            return None
+        base = signers if signers is not None else AllowedSigners((), self.path or "")
+        return attrs.evolve(base, entries=base.entries + own, aliases=dict(self._to),
+                            path=" and ".join(x for x in (signers.path if signers else None,
+                                                           self.path if own else None) if x))
 
 
 #: No players file: every name is itself.
@@ -125,7 +153,8 @@ def players_from(data: Mapping[str, Any], path: str) -> Players:
         if not isinstance(aliases, list) or not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
             raise _fail(path, f"{where} ({quoted(name)}): aliases and keys are lists of text")
         kept = tuple(dict.fromkeys(_name(a, path, f"{where} ({quoted(name)}), alias") for a in aliases))
-        players.append(Player(name, tuple(a for a in kept if a != name), tuple(keys)))
+        players.append(player := Player(name, tuple(a for a in kept if a != name), tuple(keys)))
+        player.key_blobs(path)
         spelled.extend((n, i - 1) for n in (name, *kept))
         if len(spelled) > MAX_ENTRIES:
             raise _fail(path, f"more than {MAX_ENTRIES:,} names and aliases")

@@ -73,6 +73,7 @@ from ginlog.log.events import (
     MatchAbandoned,
     MatchStarted,
     Note,
+    Seal,
     UpcardPassed,
 )
 from ginlog.game.melds import best_discard
@@ -95,7 +96,7 @@ WORDS: Final = language.WORDS
 
 
 #: Event types no entry stands for, and where they come from instead.
-NOT_TYPED: Final[dict[str, str]] = {"match_started": "ginlog new"}
+NOT_TYPED: Final[dict[str, str]] = {"match_started": "ginlog new", "seal": "ginlog seal"}
 
 _HOW: Final = language.RESULT_HOWS
 
@@ -475,5 +476,7 @@ def entry_for(event: Event) -> str | None:
             return "undo" + (f" {event.reason}" if event.reason else "")
         case MatchAbandoned():
             return f"abandon {event.reason}"
+        case Seal():
+            return None  # signed with a key, never typed (ginlog seal)
         case _:
             assert_never(event)

@@ -47,6 +47,7 @@ from ginlog.log.events import (
     MatchAbandoned,
     MatchStarted,
     Note,
+    Seal,
     UpcardPassed,
 )
 from ginlog.play.state import FinishedHand, MatchState
@@ -121,6 +122,8 @@ def _words(event: Event, before: MatchState | None, after: MatchState) -> str:
             return f"Hand thrown in: {event.reason}"
         case Note():
             return f"Note: {event.text}"
+        case Seal():  # who holds the key is the audit's to say, against a club's keys (ginlog audit --allowed-signers)
+            return f"Seal of line {event.line} for {event.player}, signed by key {event.fingerprint}"
         case Correction():
             return f"Correction: event {event.undoes} undone" + (f" ({event.reason})" if event.reason else "")
         case MatchAbandoned():
