@@ -68,6 +68,9 @@ _TARGET: Final = _range(1, 10**9)
 _TAKES: Final = _range(1, 1000)
 #: A run of three can grow by at most ten cards at one end (13 ranks); 0 = no lay-off onto a run's end.
 _CHAIN: Final = _range(0, 10)
+#: RLCard's max_move_count is 200; the deal is the first move, so 1 would leave only a dead hand at the
+#: first draw. 100,000 moves is past any game's length (a hand of pickups at the dead stock is bounded only by it).
+_MOVES: Final = _range(1, 100_000)
 
 
 def _one_of(*choices: str) -> Any:
@@ -138,6 +141,18 @@ class Rules:
     # Added after schema 2: recorded only when set (SCHEMA_2_KNOBS, docs/VERSIONING.md).
     hollywood: Hollywood | None = None
     loop_counts_first_upcard: bool = False
+    # RLCard's game (issue 22): each defaults to the play before it existed.
+    deal_eleven: bool = False
+    dead_stock_pickups: bool = False
+    move_limit: int | None = attrs.field(default=None, validator=_MOVES)
+    may_go_out_with_taken_card: bool = False
+    gin_compulsory: bool = False
+    layoffs: bool = True
+
+    def __attrs_post_init__(self) -> None:
+        # Oklahoma's knock limit comes from the first upcard, which an 11/10 deal does not turn.
+        if self.deal_eleven and self.oklahoma is not None:
+            raise RulesError("deal_eleven deals no upcard, and Oklahoma needs one: set oklahoma off", rule="rules")
 
     def knock_limit_for(self, first_upcard: Card) -> int:
         """The knock limit of a hand; under Oklahoma it comes from the first upcard.
@@ -189,6 +204,17 @@ KNOB_HELP: Final[dict[str, str]] = {
     "({shut_out_moves_on}); null = one game",
     "loop_counts_first_upcard": "OpenSpiel: the first upcard taken and discarded straight back counts toward "
     "void_on_upcard_loop (the take limit still counts only later takes)",
+    "deal_eleven": "RLCard: 11 cards to the non-dealer and 10 to the dealer, no upcard; the non-dealer starts by "
+    "discarding (or knocking, or going gin)",
+    "dead_stock_pickups": "RLCard: at void_stock_size the hand goes on: the player to draw may take the discard "
+    "(never the stock) or declare the hand dead (hand_void), and a hand is declared dead only then or at move_limit",
+    "move_limit": "RLCard: a turn that begins with this many moves made (the deal is the first, then each draw "
+    "and discard) may only declare the hand dead; null = no limit",
+    "may_go_out_with_taken_card": "RLCard: the card taken from the pile may be the knock or gin card of the same "
+    "turn, though not a plain discard (under may_discard_taken_card false)",
+    "gin_compulsory": "RLCard: a player who can go gin must: a discard or a knock that could have been gin is "
+    "refused (checked when the whole hand is known)",
+    "layoffs": "the defender lays off cards on the knocker's melds (false: RLCard, no lay-offs)",
 }
 
 #: knob -> (lowest, highest) whole number it may hold (a nullable knob may also be null).
@@ -229,6 +255,16 @@ PRESETS: Final[dict[str, Rules]] = {
         layoff_chain_limit=2,
         loop_counts_first_upcard=True,
     ),
+    "rlcard": attrs.evolve(
+        STANDARD,
+        game_target=None,
+        deal_eleven=True,
+        dead_stock_pickups=True,
+        move_limit=200,
+        may_go_out_with_taken_card=True,
+        gin_compulsory=True,
+        layoffs=False,
+    ),
     "hollywood": attrs.evolve(
         STANDARD, game_bonus=100, box_bonus=20, shutout="flat", shutout_bonus=100, hollywood=Hollywood()
     ),
@@ -241,6 +277,8 @@ PRESET_HELP: Final[dict[str, str]] = {
     "classic": "classic (Bicycle): 10/20/10; game 100, box 20, shutout +100",
     "oklahoma": "Oklahoma gin: the first upcard sets the knock limit (ace: gin only), spades double, to 150",
     "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its loop voids (a bounce of the first upcard counts), wall knock, 2-card lay-off chains",
+    "rlcard": "RLCard gin_rummy: one hand, 11/10 deal without upcard, pickups at the two-card stock until declared "
+    "dead, 200 moves at most, knock with the card taken, compulsory gin, no lay-offs; standard's points",
     "hollywood": "Hollywood (Hoyle): classic's 10/20/10 and bonuses, in three games at once, each to 100",
 }
 
@@ -266,8 +304,9 @@ SCHEMA_2_KNOBS: Final = frozenset({
     "void_stock_size", "game_target", "next_dealer", "game_bonus", "box_bonus", "box_timing", "shutout",
     "shutout_bonus", "oklahoma", "upcard_take_limit", "void_on_upcard_loop", "wall_knock", "layoff_chain_limit",
 })
-#: The knobs added since, with their defaults as JSON values: ``hollywood`` and
-#: ``loop_counts_first_upcard`` (OpenSpiel's repeated-move void also counts a bounce of the very first upcard).
+#: The knobs added since, with their defaults as JSON values: ``hollywood``,
+#: ``loop_counts_first_upcard`` (OpenSpiel's repeated-move void also counts a bounce of the very first upcard),
+#: and RLCard's (``deal_eleven`` to ``layoffs``).
 LATER_KNOBS: Final = tuple(
     (f.name, _converter.unstructure(f.default)) for f in attrs.fields(Rules) if f.name not in SCHEMA_2_KNOBS
 )
@@ -499,7 +538,7 @@ def with_knobs(rules: Rules, **knobs: str) -> Rules:
     >>> with_knobs(preset("standard"), knock_limt="9")
     Traceback (most recent call last):
     ...
-    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit, hollywood, loop_counts_first_upcard [rules]
+    ginlog.errors.RulesError: unknown rule knob 'knock_limt'; knobs are knock_limit, gin_bonus, big_gin_bonus, undercut_bonus, undercut_on_tie, may_discard_taken_card, void_stock_size, game_target, next_dealer, game_bonus, box_bonus, box_timing, shutout, shutout_bonus, oklahoma, upcard_take_limit, void_on_upcard_loop, wall_knock, layoff_chain_limit, hollywood, loop_counts_first_upcard, deal_eleven, dead_stock_pickups, move_limit, may_go_out_with_taken_card, gin_compulsory, layoffs [rules]
     """
     data = rules_to_dict(rules)
     for key, text in knobs.items():

@@ -130,10 +130,12 @@ class FirstDealer:
 )
 @attrs.frozen(kw_only=True)
 class HandDealt:
-    """A new hand: dealer and upcard always; both hands and the stock order only where known."""
+    """A new hand: the dealer always, the upcard unless the rules deal 11/10 without one; both hands and the stock
+    order only where known."""
 
     dealer: str = attrs.field(validator=_name)
-    upcard: Card
+    #: Left out only under ``deal_eleven`` (RLCard), which turns no upcard; the reducer holds each deal to its rules.
+    upcard: Card | None = None
     hands: dict[str, Cards] | None = None
     stock: Cards | None = None
 

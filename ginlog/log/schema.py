@@ -160,12 +160,26 @@ _VALIDATOR_KEYWORDS: Final[dict[Callable[..., Any], dict[str, Any]]] = {
 }
 
 
-def _players_differ(properties: dict[str, Any]) -> None:
+def _players_differ(properties: dict[str, Any]) -> dict[str, Any]:
     properties["players"]["uniqueItems"] = True
+    return {}
 
 
-#: Checks a class makes in ``__attrs_post_init__``, as edits of its properties.
-_CLASS_CHECKS: Final[dict[type, Callable[[dict[str, Any]], None]]] = {MatchStarted: _players_differ}
+def _eleven_without_oklahoma(properties: dict[str, Any]) -> dict[str, Any]:
+    """``Rules``: an 11/10 deal turns no upcard, which Oklahoma's knock limit needs."""
+    return {
+        "not": {
+            "properties": {"deal_eleven": {"const": True}, "oklahoma": {"type": "object"}},
+            "required": ["deal_eleven", "oklahoma"],
+        }
+    }
+
+
+#: Checks a class makes in ``__attrs_post_init__``, as edits of its properties and keywords of the object.
+_CLASS_CHECKS: Final[dict[type, Callable[[dict[str, Any]], dict[str, Any]]]] = {
+    MatchStarted: _players_differ,
+    Rules: _eleven_without_oklahoma,
+}
 
 
 def _validator_keywords(v: Any, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -285,8 +299,10 @@ class _Document:
         if hasattr(cls, "__attrs_post_init__"):
             if cls not in _CLASS_CHECKS:
                 raise TypeError(f"{cls.__name__}.__attrs_post_init__ checks something ginlog.log.schema does not know")
-            _CLASS_CHECKS[cls](properties)
-        out: dict[str, Any] = {"type": "object", "properties": properties}
+            extra = _CLASS_CHECKS[cls](properties)
+        else:
+            extra = {}
+        out: dict[str, Any] = {"type": "object", "properties": properties} | extra
         if required:
             out["required"] = required
         out["additionalProperties"] = False

@@ -121,9 +121,11 @@ def _show_defender(state: WorkingMatch, hand: WorkingHand, ev: HandShown) -> Non
     gin = ending.how != "knock"
     if gin and ev.layoffs:
         raise illegal(f"no lay-offs after {ending.how.replace('_', ' ')}", "layoff-after-gin")
+    if ev.layoffs and not state.rules.layoffs:
+        raise illegal("these rules play no lay-offs", "no-layoffs")
     knocker = ending.knocker
     layoffs: tuple[Card, ...] = ()
-    if gin:
+    if gin or not state.rules.layoffs:
         arr = _declared(ev.cards, ev.melds) if ev.melds is not None else best_arrangements(mask)[0]
         melds, dead_cards = arr.melds, arr.deadwood
     elif ev.melds is None and ev.layoffs is None:
@@ -201,6 +203,16 @@ def hand_void(state: WorkingMatch, ev: HandVoid) -> None:
     hand = state.hand
     if hand is None:
         raise illegal("there is no hand in progress to void", "no-hand")
+    rules = state.rules
+    if rules.dead_stock_pickups:  # RLCard: a dead hand is declared at the start of a turn, and only at the dead stock or the limit
+        limit = rules.move_limit
+        at_limit = limit is not None and 1 + hand.moves >= limit
+        if hand.phase != "draw" or not (hand.stock <= rules.void_stock_size or at_limit):
+            raise illegal(
+                f"a hand is declared dead only before a draw, at {rules.void_stock_size} cards in the stock"
+                + (f" or after {limit} moves" if limit is not None else ""),
+                "dead-hand",
+            )
     end_void(state, hand, ev.reason, "moves")
 
 

@@ -51,15 +51,24 @@ def deal(state: WorkingMatch, ev: HandDealt) -> None:
     if ev.dealer != players[dealer]:
         raise illegal(f"{players[dealer]} deals this hand, not {ev.dealer}", "dealer")
     known = [0, 0]
+    eleven = state.rules.deal_eleven
     upcard = ev.upcard
-    up = upcard.bit
+    if eleven and upcard is not None:
+        raise illegal("these rules deal 11 cards to the non-dealer and turn no upcard", "deal")
+    if upcard is None and not eleven:
+        raise illegal("a deal turns an upcard: give 'upcard' (only deal_eleven deals without one)", "deal")
+    up = upcard.bit if upcard is not None else 0
+    sizes = [HAND_SIZE, HAND_SIZE]
+    if eleven:
+        sizes[OTHER[dealer]] = HAND_SIZE + 1
     if ev.hands is not None:
         for name, cards in ev.hands.items():
             seat = seat_of(players, name)
-            if len(cards) != HAND_SIZE:
-                raise illegal(f"{name} is dealt {len(cards)} cards, not {HAND_SIZE}", "deal")
+            size = sizes[seat]
+            if len(cards) != size:
+                raise illegal(f"{name} is dealt {len(cards)} cards, not {size}", "deal")
             mask = cards_mask(cards)
-            if mask.bit_count() != HAND_SIZE:
+            if mask.bit_count() != size:
                 raise illegal(f"{name} is dealt a card twice", "duplicate-card")
             known[seat] = mask
         if known[0] & known[1]:
@@ -75,17 +84,18 @@ def deal(state: WorkingMatch, ev: HandDealt) -> None:
             raise illegal("the stock lists a card twice", "duplicate-card")
         if sm & (known[0] | known[1] | up):
             raise illegal(f"{mask_cards(sm & (known[0] | known[1] | up))[0]} is in the stock and dealt too", "duplicate-card")
+    # An 11/10 deal: the non-dealer holds eleven and starts as after a draw (discard, knock or gin).
     state.hand = WorkingHand(
         number=len(state.hands) + 1,
         dealer=dealer,
         upcard=upcard,
-        knock_limit=state.rules.knock_limit_for(upcard),
-        phase="offer",
+        knock_limit=state.rules.knock_limit if upcard is None else state.rules.knock_limit_for(upcard),
+        phase="offer" if upcard is not None else "discard",
         turn=OTHER[dealer],
         stock=31,
-        pile=[upcard],
+        pile=[upcard] if upcard is not None else [],
         known=known,
-        sizes=[HAND_SIZE, HAND_SIZE],
+        sizes=sizes,
         stock_order=stock,
     )
     state.phase = "hand"

@@ -32,6 +32,7 @@ from ginlog.log.events import (
     Gin,
     HandDealt,
     HandShown,
+    HandVoid,
     Knocked,
     MatchStarted,
     UpcardPassed,
@@ -40,7 +41,7 @@ from ginlog.game.melds import best_discard, deadwood_of_mask
 from ginlog.play.reducer import start, step
 from ginlog.game.rules import Rules
 from ginlog.game.seats import OTHER, Seat
-from ginlog.play.state import MatchState
+from ginlog.play.state import HandState, MatchState
 
 __all__ = ["simulate_match", "simulate_hand", "Mode"]
 
@@ -88,10 +89,11 @@ def simulate_hand(
     other = OTHER[dealer]
     deck = list(DECK)
     rng.shuffle(deck)
-    hands = {other: deck[0:20:2], dealer: deck[1:20:2]}  # by seat
-    upcard = deck[20]
+    eleven = rules.deal_eleven  # RLCard: 11 to the non-dealer, 10 to the dealer, no upcard
+    hands = {other: deck[0:11], dealer: deck[11:21]} if eleven else {other: deck[0:20:2], dealer: deck[1:20:2]}
+    upcard: Card | None = None if eleven else deck[20]
     stock = deck[21:]
-    pile = [upcard]
+    pile = [] if upcard is None else [upcard]
     full = mode == "full"
     ev: Event = HandDealt(
         dealer=names[dealer],
@@ -107,27 +109,31 @@ def simulate_hand(
         out.append(e)
 
     emit(ev)
-    limit = rules.knock_limit_for(upcard)
+    limit = rules.knock_limit if upcard is None else rules.knock_limit_for(upcard)
     may_discard_taken = rules.may_discard_taken_card
+    may_go_out_taken = may_discard_taken or rules.may_go_out_with_taken_card
 
     def finish_turn(seat: Seat, hand: list[Card], taken: Card | None) -> None:
         player = names[seat]
         if rules.big_gin_bonus is not None and len(hand) == 11 and _dead(hand) == 0:
             emit(BigGin(player=player))
             return
-        card, dead = _best_after_discard(hand, None if may_discard_taken else taken)
+        card, dead = _best_after_discard(hand, None if may_go_out_taken else taken)
         ev2: Gin | Knocked | CardDiscarded
         if dead <= limit and (dead == 0 or rng.random() < knock_rate):
             ev2 = Gin(player=player, card=card) if dead == 0 else Knocked(player=player, card=card)
         else:
+            if card == taken and not may_discard_taken:
+                card, dead = _best_after_discard(hand, taken)
             ev2 = CardDiscarded(player=player, card=card)
         hand.remove(card)
         emit(ev2)
         if isinstance(ev2, CardDiscarded):
             pile.append(card)
 
-    # The upcard offer.
-    for player in (other, dealer):
+    # The upcard offer (none after an 11/10 deal: the non-dealer starts by discarding).
+    for player in (other, dealer) if upcard is not None else ():
+        assert upcard is not None
         hand = hands[player]
         with_up = hand + [upcard]
         if _best_after_discard(with_up, None if may_discard_taken else upcard)[1] < _dead(hand) - 2:
@@ -140,10 +146,10 @@ def simulate_hand(
             break
         emit(UpcardPassed(player=names[player]))
     else:
-        turn = other
-        ev = CardDrawn(player=names[other], source="stock", card=stock[0] if full else None)
-        hands[other].append(stock.pop(0))
-        emit(ev)
+        if upcard is not None:
+            ev = CardDrawn(player=names[other], source="stock", card=stock[0] if full else None)
+            hands[other].append(stock.pop(0))
+            emit(ev)
         finish_turn(other, hands[other], None)
         turn = dealer
     # Normal turns.
@@ -151,7 +157,14 @@ def simulate_hand(
         hand = hands[turn]
         top = pile[-1]
         gain = _best_after_discard(hand + [top], None if may_discard_taken else top)[1]
-        if gain < _dead(hand) - 1:
+        if at_move_limit(state.hand, rules):
+            emit(HandVoid(reason=f"dead hand: {rules.move_limit} moves"))
+            break
+        dead_stock = rules.dead_stock_pickups and len(stock) <= rules.void_stock_size
+        if dead_stock and gain >= _dead(hand) - 1:  # RLCard: no draw from the dead stock; declare the hand dead
+            emit(HandVoid(reason=f"dead hand: {len(stock)} cards in the stock"))
+            break
+        if gain < _dead(hand) - 1 or dead_stock:
             ev = CardDrawn(player=names[turn], source="pile", card=top)
             pile.pop()
             hand.append(top)
@@ -184,6 +197,11 @@ def simulate_hand(
         for seat in (knocker, OTHER[knocker]):
             emit(HandShown(player=names[seat], cards=tuple(sorted(hands[seat]))))
     return out, state
+
+
+def at_move_limit(hand: HandState, rules: Rules) -> bool:
+    """The turn to begin may only declare the hand dead (``move_limit``; RLCard counts the deal as a move)."""
+    return rules.move_limit is not None and 1 + hand.moves >= rules.move_limit
 
 
 def simulate_match(

@@ -95,7 +95,7 @@ class HandState:
 
     number: int
     dealer: Seat
-    upcard: Card
+    upcard: Card | None  # None: an 11/10 deal (deal_eleven), which turns no upcard
     knock_limit: int
     phase: HandPhase
     turn: Seat
@@ -114,6 +114,7 @@ class HandState:
     # What both players have seen each one take from the pile and not discard
     # since (in a full-information record ``known`` holds more than that).
     seen: tuple[int, int] = (0, 0)
+    moves: int = 0  # draws and discards so far (RLCard's move_limit counts them, after the deal)
 
     @property
     def pile_top(self) -> Card | None:

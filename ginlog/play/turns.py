@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from ginlog.game.cards import Card, cards_mask
-from ginlog.game.melds import best_arrangements
+from ginlog.game.cards import Card, cards_mask, mask_cards
+from ginlog.game.melds import best_arrangements, deadwood_of_mask
 from ginlog.game.seats import OTHER, Seat
 from ginlog.log.events import BigGin, CardDiscarded, CardDrawn, Gin, Knocked, UpcardPassed
 from ginlog.play.endings import end_void
@@ -52,7 +52,11 @@ def draw(state: WorkingMatch, ev: CardDrawn) -> None:
     phase = hand.phase
     if phase not in _DRAW_PHASES:
         raise illegal(f"{ev.player} has drawn already: discard, knock or go gin", "draw-twice")
+    rules = state.rules
+    if at_move_limit(state, hand):
+        raise illegal(f"{rules.move_limit} moves have been made: the hand may only be declared dead", "move-limit")
     card = ev.card
+    hand.moves += 1
     if ev.source == "pile":
         if phase == "draw" and hand.passes == 2 and hand.stock == 31:
             raise illegal("both players passed the upcard: the non-dealer draws from the stock", "upcard-offer")
@@ -85,6 +89,11 @@ def draw(state: WorkingMatch, ev: CardDrawn) -> None:
             "wall",
         )
     stock = hand.stock
+    if rules.dead_stock_pickups and stock <= rules.void_stock_size:
+        raise illegal(
+            f"the stock is down to {stock} cards: {ev.player} may take the discard or declare the hand dead",
+            "dead-stock",
+        )
     if stock <= 0:
         raise illegal("the stock is empty", "empty-stock")
     stock_order = hand.stock_order
@@ -104,6 +113,29 @@ def draw(state: WorkingMatch, ev: CardDrawn) -> None:
     hand.stock = stock - 1
     hand.phase = "discard"
     hand.taken = None
+
+
+def at_move_limit(state: WorkingMatch, hand: WorkingHand) -> bool:
+    """True when the turn to begin may only declare the hand dead (``move_limit``: RLCard counts the deal as a move)."""
+    limit = state.rules.move_limit
+    return limit is not None and hand.phase == "draw" and 1 + hand.moves >= limit
+
+
+def _refuse_missed_gin(state: WorkingMatch, hand: WorkingHand, player: str, what: str, mask: int) -> None:
+    """Under ``gin_compulsory``, refuse ``what`` when the eleven cards in ``mask`` could go gin by a discard the
+    rules allow (RLCard's judge offers only gin then). Called only when the whole hand is known: a table record
+    that does not know the hand is not checked (the show does not say which card was taken)."""
+    taken = hand.taken
+    rules = state.rules
+    if taken is not None and not (rules.may_discard_taken_card or rules.may_go_out_with_taken_card):
+        mask &= ~taken.bit
+    x = mask
+    while x:
+        b = x & -x
+        x ^= b
+        if deadwood_of_mask(hand.known[hand.turn] & ~b) == 0:
+            (card,) = mask_cards(b)
+            raise illegal(f"{player} must go gin (discarding {card}), not {what}", "gin-compulsory")
 
 
 def upcard_passed(state: WorkingMatch, ev: UpcardPassed) -> None:
@@ -127,11 +159,16 @@ def _check_discard(state: WorkingMatch, hand: WorkingHand, player: str, card: Ca
     if hand.phase != "discard":
         raise illegal(f"{player} must draw before they {what}", "draw-first")
     taken = hand.taken
+    rules = state.rules
     # (Cards compared by their bits: the same test as ==, without a Python-level __eq__ call per discard.)
-    if taken is not None and taken.bit == card.bit and not state.rules.may_discard_taken_card:
-        raise illegal(f"{player} may not {what} {card}, taken from the pile this turn", "discard-taken-card")
-    if not hand.known[hand.turn] & card.bit:
-        possible_in_hand(state, hand, hand.turn, card, what)
+    if taken is not None and taken.bit == card.bit and not rules.may_discard_taken_card:
+        if not (rules.may_go_out_with_taken_card and what != "discard"):
+            raise illegal(f"{player} may not {what} {card}, taken from the pile this turn", "discard-taken-card")
+    i = hand.turn
+    if not hand.known[i] & card.bit:
+        possible_in_hand(state, hand, i, card, what)
+    if rules.gin_compulsory and what != "gin" and hand.known[i].bit_count() == hand.sizes[i]:
+        _refuse_missed_gin(state, hand, player, f"{what} {card}", hand.known[i])
 
 
 def discard(state: WorkingMatch, ev: CardDiscarded) -> None:
@@ -156,6 +193,7 @@ def discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     )
     before = hand.bounced
     kept = ~card.bit
+    hand.moves += 1
     hand.known[i] &= kept
     hand.seen[i] &= kept
     hand.sizes[i] -= 1
@@ -166,7 +204,7 @@ def discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     hand.bounced = bounced
     if rules.void_on_upcard_loop and bounced is not None and before is not None and before != i:
         end_void(state, hand, "both players took the upcard and discarded it straight back", "moves")
-    elif hand.stock <= rules.void_stock_size:
+    elif hand.stock <= rules.void_stock_size and not rules.dead_stock_pickups:
         if rules.wall_knock:
             hand.phase = "wall"
             hand.wall = True

@@ -1508,6 +1508,7 @@ def _c_duplicate_card(m: Match, rng: random.Random) -> Iterator[Cand]:
             if len(set(hb)) == 10:
                 yield k, attrs.evolve(dealt, hands={a: hands[a], b: tuple(hb)}), "a card dealt to both players"
             ha = list(hands[a])
+            assert dealt.upcard is not None  # the campaigns play the standard deal
             ha[rng.randrange(10)] = dealt.upcard
             yield k, attrs.evolve(dealt, hands={a: tuple(ha), b: hands[b]}), "the upcard dealt to a player"
 
@@ -1536,6 +1537,7 @@ def _c_points_mismatch(m: Match, rng: random.Random) -> Iterator[Cand]:
         if st.phase != "ready" or not isinstance(nxt, HandDealt):
             continue
         out = rng.choice(st.players)
+        assert nxt.upcard is not None  # the campaigns play the standard deal
         limit = m.rules.knock_limit_for(nxt.upcard)
         how = rng.choice(("knock", "gin", "void"))
         if how == "void":

@@ -119,14 +119,24 @@ class Importer(abc.ABC):
             raise ForeignRecordError(f"the output folder {why}", rule="file", path=os.fspath(outdir)) from None
         ok = bad = 0
         for path in self.find(paths):
-            try:
-                self.write_one(path, outdir)
-                ok += 1
-            except GinlogError as exc:
-                bad += 1
-                if err is not None:
-                    err.write(exc.one_line() + "\n")
+            good, failed = self.write_file(path, outdir, err)
+            ok += good
+            bad += failed
         return ok, bad
+
+    def write_file(self, path: str, outdir: str | os.PathLike[str], err: TextIO | None = None) -> tuple[int, int]:
+        """Import the records of one file: (ok, failed), each bad one reported in one line on ``err``.
+
+        One record a file here (:meth:`write_one`); an engine that writes many records to a file (RLCard's
+        snippet: one game a line) overrides this, so the walk over files and the counting stay here.
+        """
+        try:
+            self.write_one(path, outdir)
+            return 1, 0
+        except GinlogError as exc:
+            if err is not None:
+                err.write(exc.one_line() + "\n")
+            return 0, 1
 
 
 class _Named:

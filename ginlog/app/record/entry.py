@@ -212,6 +212,8 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
     if word == "upcard":
         if state.dealer is None:
             raise EntryError("choose the first dealer first ('dealer NAME' or 'cut ...')", rule="entry")
+        if not rest and state.rules.deal_eleven:  # ``deal``: an 11/10 deal turns no upcard (RLCard)
+            return [HandDealt(dealer=state.players[state.dealer])]
         return [HandDealt(dealer=state.players[state.dealer], upcard=_one_card(rest, "upcard"))]
     if word == "result":
         return [_result(state, rest)]
@@ -434,8 +436,8 @@ def entry_for(event: Event) -> str | None:
             if event.how == "cut" and event.cuts is not None:
                 return "cut " + " ".join(f"{_typed(p)} {c}" for p, c in event.cuts.items())
             return f"dealer {_typed(event.dealer)}"
-        case HandDealt():
-            return f"upcard {event.upcard}"
+        case HandDealt():  # ``deal`` alone: an 11/10 deal (deal_eleven, RLCard's) turns no upcard
+            return f"upcard {event.upcard}" if event.upcard is not None else "deal"
         case UpcardPassed():
             return "pass"
         case CardDrawn():

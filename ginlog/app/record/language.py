@@ -52,7 +52,7 @@ class Entry(typing.NamedTuple):
 TABLE: Final[tuple[Entry, ...]] = (
     Entry("dealer", (), ("dealer NAME",), "NAME deals the first hand (agreed)"),
     Entry("cut", (), ("cut NAME CARD NAME CARD",), "the first dealer by cutting: the lower card deals"),
-    Entry("upcard", ("up", "deal"), ("upcard CARD",), "deal the next hand; CARD is turned up"),
+    Entry("upcard", ("up", "deal"), ("upcard CARD",), "deal the next hand; CARD is turned up ('deal' alone under deal_eleven)"),
     Entry("take", ("t",), ("take [CARD]",), "take the upcard, or the top of the pile", draws=True),
     Entry("pass", ("p",), ("pass",), "pass the first upcard"),
     Entry("stock", ("s", "draw"), ("stock [CARD]",), "draw from the stock (the card only when known)", draws=True),

@@ -90,7 +90,8 @@ def _words(event: Event, before: MatchState | None, after: MatchState) -> str:
         case HandDealt():
             known = " (hands and stock recorded)" if event.stock else " (hands recorded)" if event.hands else ""
             n = len(after.hands) + (1 if after.hand is not None else 0)
-            return f"Hand {n}: {event.dealer} deals; upcard {event.upcard.pretty}{known}"
+            up = f"upcard {event.upcard.pretty}" if event.upcard is not None else "11 cards to the non-dealer, no upcard"
+            return f"Hand {n}: {event.dealer} deals; {up}{known}"
         case UpcardPassed():
             return f"{event.player} passes the upcard"
         case CardDrawn():
