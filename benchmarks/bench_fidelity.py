@@ -26,8 +26,21 @@ figure, both values), and with ``--keep DIR`` its record is written there, so
 the next difference is found by running this one command. Exit status: 0 all
 agree, 1 a difference, 2 the engine is not installed.
 
-RLCard (``--engine rlcard``) needs ``ginlog import rlcard``, which is not
-there yet (issue 22, item 3): the script says so and exits 2.
+RLCard (``--engine rlcard``): for each of its settings that ginlog reads
+(RLCard's defaults, a knock at 5, a dead stock of 10, a 40-move limit, the
+picked-up card discardable) ``--n`` games are played by RLCard's engine
+(the fixture generator's seeded policies, ``tests/data/rlcard/make_games.py``),
+written by the snippet of ``docs/IMPORTS.md`` and imported game by game
+(``ginlog.app.importers.rlcard.line_events``); the figures:
+
+- ``read``: the game imports (its payoffs and scored deadwood are checked
+  by the importer itself, so a reward or deadwood RLCard and ginlog disagree
+  on is a game that does not read);
+- ``outcome``: the engine's way out (its move sheet's gin, knock or dead
+  hand) against ginlog's ``how``;
+- ``deadwood``: both players' deadwood as RLCard scored them against the
+  shown hands' in ginlog's state;
+- ``reward``: RLCard's payoffs against ginlog's reward of its own result.
 """
 
 from __future__ import annotations
@@ -176,13 +189,13 @@ def run_rules(pyspiel: Any, name: str, params: dict[str, Any], n: int, seed: int
     return Row(name, n, agree, read, first, outcomes)
 
 
-def report(rows: Sequence[Row], seconds: float, out: Any) -> None:
+def report(rows: Sequence[Row], seconds: float, out: Any, figures: Sequence[str] = FIGURES) -> None:
     """The table, then each rule set's first difference in one line."""
-    head = f"{'rules':<12}{'hands':>7}{'read':>7}" + "".join(f"{f:>10}" for f in FIGURES) + "  the engine's outcomes"
+    head = f"{'rules':<12}{'hands':>7}{'read':>7}" + "".join(f"{f:>10}" for f in figures) + "  the engine's outcomes"
     print(head, file=out)
     for r in rows:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(r.outcomes.items()))
-        print(f"{r.rules:<12}{r.hands:>7}{r.read:>7}" + "".join(f"{r.agree[f]:>10}" for f in FIGURES) + f"  {kinds}", file=out)
+        print(f"{r.rules:<12}{r.hands:>7}{r.read:>7}" + "".join(f"{r.agree[f]:>10}" for f in figures) + f"  {kinds}", file=out)
     total = sum(r.hands for r in rows)
     whole = sum(1 for r in rows if r.first is None)
     print(f"{total} hands, {len(rows)} rule sets, {seconds:.1f} s; rule sets in full agreement: {whole} of {len(rows)}", file=out)
@@ -190,6 +203,66 @@ def report(rows: Sequence[Row], seconds: float, out: Any) -> None:
         if r.first is not None:
             d = r.first
             print(f"first difference: {d.rules} seed {d.seed}: {d.figure}: ginlog {d.ginlog!r}, engine {d.engine!r}", file=out)
+
+
+#: (name, RLCard's settings by name) that ginlog reads: its defaults and the other supported values.
+RLCARD_RULES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("default", {}),
+    ("knock5", {"going_out_deadwood_count": 5}),
+    ("dead10", {"stockpile_dead_card_count": 10}),
+    ("moves40", {"max_move_count": 40}),
+    ("discard", {"is_allowed_to_discard_picked_up_card": True}),
+)
+RLCARD_FIGURES: tuple[str, ...] = ("outcome", "deadwood", "reward")
+
+
+def run_rlcard(name: str, settings: dict[str, Any], n: int, seed: int) -> Row:
+    """``n`` fresh RLCard games under one set of settings, imported and compared."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "data" / "rlcard"))
+    import make_games  # the fixtures' generator: RLCard's engine, seeded policies
+    from rlcard.games.gin_rummy.utils.move import GinMove, KnockMove, ScoreNorthMove, ScoreSouthMove
+    from rlcard.games.gin_rummy.utils.settings import Setting
+
+    from ginlog.app.importers.rlcard import line_events, reward
+    from ginlog.errors import GinlogError
+    from ginlog.play.reducer import fold
+
+    agree = dict.fromkeys(RLCARD_FIGURES, 0)
+    read = 0
+    first: Difference | None = None
+    outcomes: dict[str, int] = {}
+    for i in range(n):
+        game_seed = (seed * 1_000_003 + i) % 2**32  # (numpy seeds are 32 bits)
+        game = make_games.play(game_seed, {Setting(k): v for k, v in settings.items()} or None,
+                               go_out=0.5 if i % 3 else 0.05)
+        text = make_games.rlcard_line(game)
+        sheet = game.round.move_sheet
+        how = next((("gin" if isinstance(m, GinMove) else "knock") for m in sheet if isinstance(m, (GinMove, KnockMove))), "void")
+        scored = {0 if isinstance(m, ScoreNorthMove) else 1: int(m.deadwood_count) for m in sheet
+                  if isinstance(m, (ScoreNorthMove, ScoreSouthMove))}
+        payoffs = tuple(float(p) for p in game.judge.scorer.get_payoffs(game))
+        outcomes[how] = outcomes.get(how, 0) + 1
+        try:
+            state = fold(line_events(text, f"{name}-{game_seed}", 1)).state
+        except GinlogError as exc:
+            if first is None:
+                first = Difference(name, game_seed, "read", exc.one_line(), "finished", text)
+            continue
+        read += 1
+        hand = state.hands[0]
+        shown = {s.player: s.deadwood_value for s in hand.shown}
+        got = {
+            "outcome": hand.result.how if hand.result.how in ("gin", "knock") else "void",
+            "deadwood": (shown.get(0), shown.get(1)) if hand.result.how != "void" else (scored.get(0), scored.get(1)),
+            "reward": reward(hand.result.how, hand.result.out, (shown.get(0, 0), shown.get(1, 0))) if hand.result.how != "void" else payoffs,
+        }
+        want = {"outcome": how, "deadwood": (scored.get(0), scored.get(1)), "reward": payoffs}
+        for fig in RLCARD_FIGURES:
+            if got[fig] == want[fig]:
+                agree[fig] += 1
+            elif first is None:
+                first = Difference(name, game_seed, fig, got[fig], want[fig], text)
+    return Row(name, n, agree, read, first, outcomes)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,8 +274,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="write each rule set's first differing record here")
     args = ap.parse_args(argv)
     if args.engine == "rlcard":
-        print("bench_fidelity: rlcard: ginlog import rlcard is not there yet (issue 22, item 3)", file=sys.stderr)
-        return 2
+        try:
+            import rlcard  # noqa: F401
+        except ImportError:
+            print("bench_fidelity: rlcard is not installed (pip install rlcard)", file=sys.stderr)
+            return 2
+        chosen_r = [(n, p) for n, p in RLCARD_RULES if not args.rules or n in args.rules]
+        t0 = time.perf_counter()
+        rows = [run_rlcard(name, settings, args.n, args.seed) for name, settings in chosen_r]
+        report(rows, time.perf_counter() - t0, sys.stdout, RLCARD_FIGURES)
+        return _kept(rows, args.keep, ".rlcard.jsonl")
     try:
         import pyspiel
     except ImportError:
@@ -212,10 +293,15 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     rows = [run_rules(pyspiel, name, params, args.n, args.seed) for name, params in chosen]
     report(rows, time.perf_counter() - t0, sys.stdout)
+    return _kept(rows, args.keep, ".txt")
+
+
+def _kept(rows: Sequence[Row], keep: Path | None, suffix: str) -> int:
+    """Each rule set's first differing record written to ``keep``; the exit status (0: every figure agrees)."""
     for r in rows:
-        if r.first is not None and args.keep is not None:
-            args.keep.mkdir(parents=True, exist_ok=True)
-            (args.keep / f"{r.rules}-{r.first.seed}.txt").write_text(r.first.record)
+        if r.first is not None and keep is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            (keep / f"{r.rules}-{r.first.seed}{suffix}").write_text(r.first.record)
     return 0 if all(r.first is None for r in rows) else 1
 
 
