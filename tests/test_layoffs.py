@@ -262,3 +262,9 @@ def test_check_layoffs_chain_limit_refuses_past_the_limit(layoffs: str, limit: i
         check_layoffs([Meld.of("5S 6S 7S")], parse_cards(layoffs), chain_limit=limit)
     assert info.value.rule == "bad-layoff"
     assert info.value.message.startswith(bad)
+
+
+def test_one_card_is_laid_off_once() -> None:
+    """A card laid off twice would extend a run and then a set (two cards' worth of deadwood gone): refused."""
+    with pytest.raises(MeldError, match="5H is laid off twice"):
+        check_layoffs([Meld.of("5S 5C 5D"), Meld.of("6H 7H 8H")], parse_cards("5H") * 2)

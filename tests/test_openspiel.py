@@ -324,3 +324,16 @@ def test_import_files_refuses_an_output_folder_it_cannot_make(tmp_path: Path) ->
         assert info.value.rule == "file" and "output folder" in info.value.one_line()
     finally:
         ro.chmod(0o755)
+
+
+def test_a_card_laid_off_twice_is_refused_as_openspiel_refuses_it() -> None:
+    """Found by benchmarks/bench_refusals.py: the defender lays 5H off onto a run, then again onto a set (a
+    lay-off replaced by another legal one, the old one left in); OpenSpiel refuses the second (5H is no longer in
+    the hand), and ginlog read two cards' worth of lay-off from one card."""
+    text = (DATA / "layoff-twice.txt").read_text()
+    with pytest.raises(GinlogError) as caught:
+        record_events(*parse_record(text, "layoff-twice.txt"))
+    assert caught.value.rule == "bad-layoff" and "5H is laid off twice" in caught.value.message
+    pyspiel = pytest.importorskip("pyspiel")
+    with pytest.raises(Exception):
+        pyspiel.deserialize_game_and_state(text)

@@ -143,7 +143,16 @@ def check_layoffs(
     Traceback (most recent call last):
     ...
     ginlog.errors.MeldError: 9S does not extend any of the knocker's melds (5S 6S 7S) [bad-layoff]
+    >>> check_layoffs([Meld.of("5S 5C 5D"), Meld.of("6H 7H 8H")], parse_cards("5H") * 2)
+    Traceback (most recent call last):
+    ...
+    ginlog.errors.MeldError: 5H is laid off twice [bad-layoff]
     """
+    seen: set[Card] = set()
+    for card in layoffs:  # one card is laid off once (it would extend a run and then a set: two cards' worth)
+        if card in seen:
+            raise MeldError(f"{card} is laid off twice", rule="bad-layoff")
+        seen.add(card)
     melds = list(knocker_melds)
 
     def within_limit(i: int, card: Card) -> bool:
