@@ -89,7 +89,7 @@ _seq: Final = InRange(1, MAX_SEQ, EventError, "event")
 
 @registered(
     "match_started",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class MatchStarted:
@@ -113,7 +113,7 @@ class MatchStarted:
 
 @registered(
     "first_dealer",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class FirstDealer:
@@ -126,7 +126,7 @@ class FirstDealer:
 
 @registered(
     "hand_dealt",
-    Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class HandDealt:
@@ -140,7 +140,7 @@ class HandDealt:
 
 @registered(
     "upcard_passed",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class UpcardPassed:
@@ -151,7 +151,7 @@ class UpcardPassed:
 
 @registered(
     "card_drawn",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class CardDrawn:
@@ -168,7 +168,7 @@ class CardDrawn:
 
 @registered(
     "card_discarded",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class CardDiscarded:
@@ -180,7 +180,7 @@ class CardDiscarded:
 
 @registered(
     "knocked",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class Knocked:
@@ -192,7 +192,7 @@ class Knocked:
 
 @registered(
     "gin",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class Gin:
@@ -204,7 +204,7 @@ class Gin:
 
 @registered(
     "big_gin",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class BigGin:
@@ -215,7 +215,7 @@ class BigGin:
 
 @registered(
     "hand_shown",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class HandShown:
@@ -234,7 +234,7 @@ class HandShown:
 
 @registered(
     "hand_result",
-    Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class HandResultOnly:
@@ -259,7 +259,7 @@ class HandResultOnly:
 
 @registered(
     "hand_void",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class HandVoid:
@@ -270,7 +270,7 @@ class HandVoid:
 
 @registered(
     "note",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class Note:
@@ -282,7 +282,7 @@ class Note:
 
 @registered(
     "correction",
-    Traits(begins_hand=False, takes_back=True, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=True, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class Correction:
@@ -294,7 +294,7 @@ class Correction:
 
 @registered(
     "match_abandoned",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=True),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=True, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class MatchAbandoned:
@@ -331,7 +331,7 @@ def _armored(_i: object, a: attrs.Attribute[Any], v: str) -> None:
 
 @registered(
     "seal",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True, undoable=False),
 )
 @attrs.frozen(kw_only=True)
 class Seal:
