@@ -355,10 +355,11 @@ def _started(text: bytes) -> Event | None:
 #: A seal's body as :class:`~ginlog.log.event_types.Seal` is written: its fields in their order, a plain
 #: player's name, and the armored signature whose only escapes are its line breaks (``\n``: base64, ``=``,
 #: the armor's dashes, capitals and spaces otherwise), so its JSON string is its bytes with those two
-#: bytes for each newline. Anything else (another escape, another order, a key more) takes the JSON path.
+#: bytes for each newline. Anything else (another escape, another order, a key more) takes the JSON path;
+#: a signature too long is refused by the constructor (then the JSON path words it). Possessive: one pass.
 _SEALED: Final = re.compile(
     rb'"player":' + _NAME_RE + rb',"seat":([01]),"fingerprint":"(SHA256:[A-Za-z0-9+/]{43})","line":([1-9][0-9]{0,14}),'
-    rb'"head":"([0-9a-f]{64})","at":"(' + _TS_SHAPE + rb')","signature":"((?:[A-Za-z0-9+/= -]|\\n){1,8192})"\}'
+    rb'"head":"([0-9a-f]{64})","at":"(' + _TS_SHAPE + rb')","signature":"([A-Za-z0-9+/= -]*+(?:\\n[A-Za-z0-9+/= -]*+)*+)"\}'
 ).fullmatch
 
 
