@@ -364,7 +364,7 @@ _SEALED: Final = re.compile(
 
 
 def _sealed(text: bytes) -> Event | None:
-    """A seal read off its bytes (its JSON was about half the cost of auditing a seal): the constructor's
+    """A seal read off its bytes (4.6 µs, where JSON and cattrs took 15: docs/PERFORMANCE.md): the constructor's
     validators check the fields and the signature's shape as for a line read through JSON."""
     m = _SEALED(text)
     if m is None:
