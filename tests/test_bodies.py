@@ -316,3 +316,73 @@ def test_a_spoilt_deal_or_shown_hand_reads_the_same_with_and_without_the_fast_pa
                 edited = rechain(edited, i)
             fast, slow = read_both(join(edited), raws)
             assert fast == slow, new
+
+
+@pytest.fixture(scope="module")
+def sealed_raws(tmp_path_factory: pytest.TempPathFactory) -> list[bytes]:
+    """A match of two hands sealed by Ann (Ed25519) and Bob (ECDSA): its lines."""
+    from sealing import finished_match, seal
+
+    m = finished_match(tmp_path_factory.mktemp("sealed") / "m.jsonl", seed=3, hands=2)
+    seal(m, "ann_ed25519", "Ann")
+    seal(m, "bob_ecdsa", "Bob")
+    return m.read_bytes().splitlines()
+
+
+def test_a_seal_is_read_off_its_bytes_alone(sealed_raws: list[bytes]) -> None:
+    """A seal as ginlog writes it takes the fast path (not parsed as JSON), as a run of its own line."""
+    for block in BLOCKS:
+        fast, slow = read_both(join(sealed_raws), sealed_raws, block)
+        assert fast == slow and fast[0] == []
+    items = list(read_runs(io.BytesIO(join(sealed_raws)), _raise, known=warmed(sealed_raws)))
+    seals = [i for i in items if isinstance(i, Run) and event_type(i.events[0]) == "seal"]
+    assert [(s.lineno, len(s.events)) for s in seals] == [(len(sealed_raws) - 1, 1), (len(sealed_raws), 1)]
+
+
+def _respoil_seal(raw: bytes) -> list[bytes]:
+    """Ways to spoil a seal line that its reader without JSON must leave to the JSON path (or read the same)."""
+    sig = re.search(rb'"signature":"([^"]*)"', raw)
+    assert sig is not None
+    body = sig.group(1)
+    b64 = body.split(b"\\n")[1]
+    return [
+        raw.replace(b'"player":"Ann"', b'"player":"Ann Lee"'),  # valid JSON, not this match's player
+        raw.replace(b'"player":"Ann"', b'"player":"\\u0041nn"'),  # an escape: the same name
+        raw.replace(b'"seat":0', b'"seat":2'),
+        raw.replace(b'"seat":0', b'"seat":"0"'),
+        raw.replace(b'"seat":0', b'"seat":0.0'),
+        raw.replace(b'"line":', b'"line":0', 1),
+        raw.replace(b'"line":', b'"line":-', 1),
+        raw.replace(b'"line":', b'"line":99999999999999', 1),
+        raw.replace(b'"fingerprint":"SHA256:', b'"fingerprint":"SHA256:A', 1),
+        raw.replace(b'"fingerprint":"SHA256:', b'"fingerprint":"MD5:', 1),
+        re.sub(rb'"head":"([0-9a-f])', rb'"head":"F', raw, count=1),
+        raw.replace(b'"at":"20', b'"at":"19', 1),
+        raw.replace(b'"at":"2026-', b'"at":"2026-13-'[:-1], 1),
+        raw.replace(b"T", b"t", 1),
+        raw.replace(b"SIGNATURE-----\\n", b"SIGNATURE-----\\r\\n", 1),
+        raw.replace(b"SIGNATURE-----\\n", b"SIGNATURE-----\\u000a", 1),  # the same newline, another escape
+        raw.replace(b"/", b"\\/", 1),  # the same slash, escaped
+        raw.replace(b64, b64[:20] + (b"A" if b64[20:21] != b"A" else b"B") + b64[21:], 1),  # forged: still base64
+        raw.replace(b64, b64[:-8], 1),  # cut short
+        raw.replace(b64, b64[:10] + b"!" + b64[11:], 1),  # not base64
+        raw.replace(b"-----END", b"----END", 1),
+        raw.replace(b'","signature"', b'","extra":1,"signature"', 1),
+        raw[:-1] + b',"seat":1}',  # a key twice
+        raw.replace(b'"seat":0,"fingerprint"', b'"fingerprint"', 1).replace(b'"line":', b'"seat":0,"line":', 1),  # order
+        raw.replace(b'","type":"seal","v":2', b'","type":"seal","v":1', 1),
+        raw.replace(body, body.replace(b"\\n", b"\\n" * 2), 1),
+    ]
+
+
+def test_a_spoilt_seal_reads_the_same_with_and_without_the_fast_path(sealed_raws: list[bytes]) -> None:
+    i = len(sealed_raws) - 2  # Ann's seal (Bob's follows it)
+    for new in _respoil_seal(sealed_raws[i]):
+        assert new != sealed_raws[i], new
+        for fix in (False, True):
+            edited = list(sealed_raws)
+            edited[i] = new
+            if fix:
+                edited = rechain(edited, i)
+            fast, slow = read_both(join(edited), sealed_raws)
+            assert fast == slow, new

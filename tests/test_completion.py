@@ -28,6 +28,7 @@ def test_completion_offers_words_names_and_the_cards_that_can_be_named() -> None
     assert "7h" in [c.text for c in choices("discard 7", st)]  # known in Mary Lou's hand
     assert [c.text for c in choices("over", st, words=AFTER_WORDS)] == []
     assert [c.text for c in choices("re", st, words=AFTER_WORDS)] == ["rematch"]
+    assert [c.text for c in choices("se", st, words=AFTER_WORDS)] == ["seal"]
 
 
 def test_completion_offers_the_hand_itself_in_a_full_information_record() -> None:

@@ -162,7 +162,8 @@ def test_data_round_trips_and_follows_the_states(path: Path) -> None:
         before = st
     sheet = data["match"]["sheet"]
     assert [r["number"] for r in sheet["hands"]] == [h["number"] for h in data["match"]["hands"]]
-    assert data["match"]["verdict"] == {"ok": True, "errors": [], "warnings": [], "head": steps[-1].digest}
+    assert data["match"]["verdict"] == {"ok": True, "errors": [], "warnings": [], "head": steps[-1].digest,
+                                       "sealed": None}
 
 
 def test_chart_has_a_point_per_hand_and_start() -> None:
@@ -368,3 +369,43 @@ def test_a_200000_event_page_is_bounded(tmp_path: Path) -> None:
     assert code == 0
     assert peak < 400, f"{peak:.0f} MB"
     assert page.stat().st_size < 2 * size, (page.stat().st_size, size)
+
+
+def test_the_page_says_who_sealed_the_record(tmp_path: Path) -> None:
+    """Without a club's keys a seal is a key, never a person; under the club's keys it names the players."""
+    import io as _io
+
+    from sealing import finished_match, public_line, seal
+
+    from ginlog.app.check.signers import allowed_signers_from
+    from ginlog.app.pages.page import page_of_file
+    from ginlog.match.policy import Policy
+    from ginlog.match.visitors import Steps
+
+    m = finished_match(tmp_path / "m.jsonl")
+    a, b = seal(m, "ann_ed25519", "Ann"), seal(m, "bob_ecdsa", "Bob")
+    out = _io.BytesIO()
+    page_of_file(str(m), "m.jsonl", out)
+    page = out.getvalue().decode()
+    sealed = embedded(page)[1]["match"]["verdict"]["sealed"]
+    assert sealed == (f"signed by key {a.seal.fingerprint}, {b.seal.fingerprint} at event {a.seal.line},"
+                      " not checked against a club's keys")
+    club = allowed_signers_from(f"Ann {public_line('ann_ed25519')}\nBob {public_line('bob_ecdsa')}\n", "club")
+    out = _io.BytesIO()
+    page_of_file(str(m), "m.jsonl", out, visitor=Steps(policy=Policy(keyring=club)))
+    assert embedded(out.getvalue().decode())[1]["match"]["verdict"]["sealed"] == f"sealed by Ann and Bob at event {a.seal.line}"
+    unsealed = finished_match(tmp_path / "u.jsonl")
+    out = _io.BytesIO()
+    page_of_file(str(unsealed), "u.jsonl", out)
+    assert embedded(out.getvalue().decode())[1]["match"]["verdict"]["sealed"] is None
+    # The script shows it as text, never as markup (what it says is data like the rest).
+    script = (ASSETS / "viewer.js").read_text()
+    assert 'el("p", "sealed", v.sealed)' in script  # textContent (test_script_never_parses_markup)
+
+
+def test_the_seal_words_are_made_visible_like_every_record_text() -> None:
+    steps, _ = steps_of(SAMPLES / "table-view-match.jsonl")
+    page = match_page(steps, verdict=Verdict(head=steps[-1].digest, sealed="sealed by A\x1b[2J<b>\u202e at event 3"))
+    raw, data = embedded(page)
+    assert data["match"]["verdict"]["sealed"] == visible("sealed by A\x1b[2J<b>\u202e at event 3")
+    assert "\x1b" not in raw and "<b>" not in raw and "\u202e" not in raw

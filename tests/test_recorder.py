@@ -108,7 +108,7 @@ def test_the_recorder_stays_open_after_the_end(tmp_path: Path) -> None:
                                       f"rematch {new}", "dealer Bob", "quit"])
     assert code == 0
     assert out.count("Winner: Bob") == 2
-    assert "refused: the match is over: 'undo', 'rematch NEW.jsonl' or 'quit' (nothing written)" in out
+    assert "refused: the match is over: 'undo', 'rematch NEW.jsonl', 'seal' or 'quit' (nothing written)" in out
     assert "The match is over (Bob won 61-0). Undo reopens it. Undo? [y/N] " in script.prompts
     assert "Not undone." in out and "undone: event 9, Ann shows" in out
     assert f"{new}: new match, Ann v Bob, a rematch of {path}" in out
@@ -127,3 +127,13 @@ def test_piped_input_after_the_end(tmp_path: Path) -> None:
     assert code == 1 and f"'ginlog undo {path} --reopen'" in out
     assert path.read_bytes() == before
 
+
+
+def test_the_recorder_offers_seal_when_the_match_ends(tmp_path: Path) -> None:
+    """After the end ``seal`` says the command each player runs (the recorder holds no key); help names it."""
+    path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", SHOWS[0]], target=50)
+    code, out, _script = record(path, [SHOWS[1], "y", "seal", "help", "quit"])
+    assert code == 0 and "Winner: Bob" in out
+    assert f"To seal the record, each player in a shell: ginlog seal {path} --key KEY --as NAME" in out
+    assert "  seal                 how each player seals" in out
+    assert "refused" not in out and path.read_text().count('"type":"seal"') == 0  # nothing written

@@ -29,6 +29,7 @@ from ginlog.log.events import (
     CHANGES_NOTHING,
     EVENT_KINDS,
     MAY_FOLLOW_END,
+    NEVER_UNDONE,
     TAKES_BACK,
     Correction,
     HandDealt,
@@ -79,18 +80,22 @@ def test_a_registration_without_traits_fails() -> None:
         registered("shrug")(_shrug())  # type: ignore[call-arg]  # what the type checker refuses too
     with pytest.raises(TypeError):
         Traits(begins_hand=False, takes_back=False, changes_nothing=True)  # type: ignore[call-arg]
-    with pytest.raises(TypeError, match="four true/false flags"):
-        registered("shrug", (False, False, True, True))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):  # whether nothing undoes it must be said too (issue 24's seal)
+        Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="five true/false flags"):
+        registered("shrug", (False, False, True, True, True))  # type: ignore[arg-type]
     assert all(k.name != "shrug" for k in registry.kinds())
 
 
 @pytest.mark.parametrize(
     "traits",
     [
-        Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=False),  # a no-op after an end
-        Traits(begins_hand=True, takes_back=False, changes_nothing=True, may_follow_end=True),
-        Traits(begins_hand=False, takes_back=True, changes_nothing=True, may_follow_end=True),
-        Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=True),
+        Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=False, undoable=True),  # a no-op after an end
+        Traits(begins_hand=True, takes_back=False, changes_nothing=True, may_follow_end=True, undoable=True),
+        Traits(begins_hand=False, takes_back=True, changes_nothing=True, may_follow_end=True, undoable=True),
+        Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=True, undoable=True),
+        Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=False),  # a move nothing undoes
+        Traits(begins_hand=False, takes_back=True, changes_nothing=False, may_follow_end=False, undoable=False),
     ],
 )
 def test_traits_that_contradict_each_other_are_refused(traits: Traits) -> None:
@@ -108,6 +113,14 @@ def test_the_sets_are_the_traits() -> None:
     assert TAKES_BACK == {Correction}
     assert CHANGES_NOTHING == {Note, Seal}
     assert MAY_FOLLOW_END == {Note, MatchAbandoned, Seal}
+    assert NEVER_UNDONE == {Seal}
+
+
+def test_what_nothing_undoes_is_the_trait_not_a_type() -> None:
+    """The timeline and the fold skip what the registry says nothing undoes, never a class they name."""
+    for name in ("ginlog/play/fold.py", "ginlog/play/timeline.py"):
+        text = (ROOT / name).read_text(encoding="utf-8")
+        assert "NEVER_UNDONE" in text and not re.search(r"\bis Seal\b|isinstance\(\w+, Seal\)", text), name
 
 
 def test_no_module_lists_event_classes_by_hand() -> None:

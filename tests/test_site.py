@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from ginlog.app.cli import data as cli_data
@@ -158,3 +159,27 @@ def test_an_empty_folder_makes_an_empty_index(tmp_path: Path) -> None:
     t = parse(tmp_path / "out" / "index.html")
     assert "standings" not in t.tables and "no match file" in (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
     assert json.dumps(t.tables)  # parsed
+
+
+def test_the_index_says_who_sealed_each_match(tmp_path: Path) -> None:
+    """A sealed file's verdict says which keys signed it (the site has no club's keys: never a person's name),
+    escaped like every record text; an unsealed one says nothing of seals."""
+    from sealing import finished_match, seal
+
+    from ginlog.app.pages.site import SiteEntry, index_row, read_entry
+
+    games, site = tmp_path / "games", tmp_path / "out"
+    games.mkdir()
+    m = finished_match(games / "m.jsonl")
+    a = seal(m, "ann_ed25519", "Ann")
+    finished_match(games / "u.jsonl", seed=4)
+    assert cli_data.site(str(games), str(site)) == 0
+    rows = {r[-1]: r for r in parse(site / "index.html").tables["matches"][1:]}
+    assert rows[str(games / "m.jsonl")][6] == (f"valid{'signed by key ' + a.seal.fingerprint} at event {a.seal.line},"
+                                             " not checked against a club's keys")
+    assert rows[str(games / "u.jsonl")][6] == "valid" and "sealed by" not in (site / "index.html").read_text()
+    entry = read_entry(str(m), str(games), str(site))
+    hostile = attrs.evolve(entry, sealed="sealed by <img src=x onerror=alert(1)>\x1b[2J at event 3")
+    row = index_row(hostile, "matches/m.html")
+    assert "<img" not in row and "\x1b" not in row and html.escape(visible(hostile.sealed or "")) in row
+    assert isinstance(hostile, SiteEntry)

@@ -89,7 +89,7 @@ _seq: Final = InRange(1, MAX_SEQ, EventError, "event")
 
 @registered(
     "match_started",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class MatchStarted:
@@ -113,7 +113,7 @@ class MatchStarted:
 
 @registered(
     "first_dealer",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class FirstDealer:
@@ -126,7 +126,7 @@ class FirstDealer:
 
 @registered(
     "hand_dealt",
-    Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class HandDealt:
@@ -142,7 +142,7 @@ class HandDealt:
 
 @registered(
     "upcard_passed",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class UpcardPassed:
@@ -153,7 +153,7 @@ class UpcardPassed:
 
 @registered(
     "card_drawn",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class CardDrawn:
@@ -170,7 +170,7 @@ class CardDrawn:
 
 @registered(
     "card_discarded",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class CardDiscarded:
@@ -182,7 +182,7 @@ class CardDiscarded:
 
 @registered(
     "knocked",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class Knocked:
@@ -194,7 +194,7 @@ class Knocked:
 
 @registered(
     "gin",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class Gin:
@@ -206,7 +206,7 @@ class Gin:
 
 @registered(
     "big_gin",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class BigGin:
@@ -217,7 +217,7 @@ class BigGin:
 
 @registered(
     "hand_shown",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class HandShown:
@@ -236,7 +236,7 @@ class HandShown:
 
 @registered(
     "hand_result",
-    Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class HandResultOnly:
@@ -261,7 +261,7 @@ class HandResultOnly:
 
 @registered(
     "hand_void",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class HandVoid:
@@ -272,7 +272,7 @@ class HandVoid:
 
 @registered(
     "note",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class Note:
@@ -284,7 +284,7 @@ class Note:
 
 @registered(
     "correction",
-    Traits(begins_hand=False, takes_back=True, changes_nothing=False, may_follow_end=False),
+    Traits(begins_hand=False, takes_back=True, changes_nothing=False, may_follow_end=False, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class Correction:
@@ -296,7 +296,7 @@ class Correction:
 
 @registered(
     "match_abandoned",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=True),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=False, may_follow_end=True, undoable=True),
 )
 @attrs.frozen(kw_only=True)
 class MatchAbandoned:
@@ -333,7 +333,7 @@ def _armored(_i: object, a: attrs.Attribute[Any], v: str) -> None:
 
 @registered(
     "seal",
-    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True),
+    Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True, undoable=False),
 )
 @attrs.frozen(kw_only=True)
 class Seal:

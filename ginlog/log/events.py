@@ -18,7 +18,7 @@ Each event type is declared once: its class, registered under its
 description is the docstring's first line), and a member of the
 :data:`Event` union (checked at import). :data:`EVENT_KINDS` lists them;
 the sets of classes that code handles in bulk (:data:`BEGINS_HAND`,
-:data:`TAKES_BACK`, :data:`CHANGES_NOTHING`, :data:`MAY_FOLLOW_END`) are
+:data:`TAKES_BACK`, :data:`CHANGES_NOTHING`, :data:`MAY_FOLLOW_END`, :data:`NEVER_UNDONE`) are
 derived from the traits, and everything else that must know every type is
 checked against the registry (see :func:`~ginlog.log.registry.registered`).
 
@@ -92,6 +92,7 @@ __all__ = [
     "TAKES_BACK",
     "CHANGES_NOTHING",
     "MAY_FOLLOW_END",
+    "NEVER_UNDONE",
     "MatchStarted",
     "FirstDealer",
     "HandDealt",
@@ -143,6 +144,8 @@ TAKES_BACK: Final = having(lambda t: t.takes_back, EVENT_KINDS)
 CHANGES_NOTHING: Final = having(lambda t: t.changes_nothing, EVENT_KINDS)
 #: Never finishes nor begins a hand, so may come after the line that finished one: ``note``, ``match_abandoned``.
 MAY_FOLLOW_END: Final = having(lambda t: t.may_follow_end, EVENT_KINDS)
+#: Never undone, kept out of the undo history (the timeline and the fold skip it): ``seal``.
+NEVER_UNDONE: Final = having(lambda t: not t.undoable, EVENT_KINDS)
 if TAKES_BACK != {Correction}:  # pragma: no cover - a mistake made while adding an event type
     # The timeline and the fold know one way to take an event back (``undoes``):
     # a second one needs their code, not only a trait.

@@ -342,7 +342,7 @@ def _read(
                     if line is not None:
                         yield line
             else:
-                yield from _runs(chain, lines, digests, bodies, first, stamps)
+                yield from _runs(chain, lines, digests, bodies, first, stamps, known.alone if known is not None else frozenset())
         if len(pending) > MAX_LINE_BYTES:
             lineno += 1
             rest = _skip_long(read, chain, pending, lineno)
@@ -368,34 +368,56 @@ def _runs(
     bodies: list[Event | None],
     first: int,
     stamps: list[bytes] | None = None,
+    single: frozenset[type] = frozenset(),
 ) -> Iterator[Line | Run]:
     """A block's lines, given which are known (``bodies[i]`` not None): runs of known lines, the rest one by one.
 
     ``stamps`` (when times are watched) are the lines' times as :meth:`KnownBodies.check` found them.
+    A known event of a class in ``single`` (:attr:`KnownBodies.alone`) is a run of its own.
     """
     n = len(lines)
-    slow = itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None)))
+    # A line to read alone: unknown (parsed), or a seal (a run of its own: a seal is checked with the state
+    # before it, never inside a run: ginlog.match.seals).
+    alone = [j for j, body in enumerate(bodies) if body is None or type(body) in single]
     base = chain.seq
     i = 0  # the first line not yet yielded
-    for j in itertools.chain(slow, (n,)):
+    for j in itertools.chain(alone, (n,)):
         if j > i:  # lines i to j - 1 are known
-            if chain.seq != base + i:  # the seqs moved (an error was reported): those checks no longer hold
-                for k in range(i, j):
-                    line = chain.line(lines[k], digests[k], first + k)
-                    if line is not None:
-                        yield line
-            else:
-                if stamps is not None:
-                    chain.times(stamps[i:j], first + i, chain.seq)
-                yield Run(first + i, chain.seq, cast("list[Event]", bodies[i:j]), digests[i:j], lines[i:j])
-                chain.seq += j - i
-                chain.alt = None
-                chain.prev = digests[j - 1]
+            yield from _known_run(chain, lines, digests, bodies, first, stamps, i, j, base)
         if j < n:
-            line = chain.line(lines[j], digests[j], first + j)
+            if bodies[j] is not None:
+                yield from _known_run(chain, lines, digests, bodies, first, stamps, j, j + 1, base)
+            else:
+                line = chain.line(lines[j], digests[j], first + j)
+                if line is not None:
+                    yield line
+        i = j + 1
+
+
+def _known_run(
+    chain: _Chain,
+    lines: list[bytes],
+    digests: list[str],
+    bodies: list[Event | None],
+    first: int,
+    stamps: list[bytes] | None,
+    i: int,
+    j: int,
+    base: int,
+) -> Iterator[Line | Run]:
+    """Lines ``i`` to ``j - 1`` of a block, all known: one run, or each parsed if the seqs moved since ``base``."""
+    if chain.seq != base + i:  # the seqs moved (an error was reported): those checks no longer hold
+        for k in range(i, j):
+            line = chain.line(lines[k], digests[k], first + k)
             if line is not None:
                 yield line
-        i = j + 1
+        return
+    if stamps is not None:
+        chain.times(stamps[i:j], first + i, chain.seq)
+    yield Run(first + i, chain.seq, cast("list[Event]", bodies[i:j]), digests[i:j], lines[i:j])
+    chain.seq += j - i
+    chain.alt = None
+    chain.prev = digests[j - 1]
 
 
 def _block_reader(stream: BinaryIO, label: str, block: int) -> Callable[[], bytes]:

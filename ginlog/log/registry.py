@@ -4,11 +4,11 @@ An event class is registered by :func:`registered`, with its envelope
 ``type`` and its :class:`Traits`: what the event means for the code that
 handles events in bulk rather than one ``match`` case at a time (where a
 hand is cut, what the fold may skip, what may come after a hand's last
-line). Every set of event classes that such code needs is derived from these
+line, what no correction takes back). Every set of event classes that such code needs is derived from these
 traits (:func:`having`), so a new event type states its meaning in one place
 and cannot be left out of a set kept elsewhere.
 
->>> t = Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True)
+>>> t = Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True, undoable=True)
 >>> t.changes_nothing, t.begins_hand
 (True, False)
 
@@ -43,10 +43,15 @@ class Traits(typing.NamedTuple):
       come after the line that finished a hand (``note``,
       ``match_abandoned``): the fast path looks past these for the line that
       ended the hand.
+    - ``undoable``: the event enters the undo history, so a correction can
+      take it back. False only for what nothing may undo (``seal``: issue 24):
+      the timeline and the fold leave it out of the history, so a correction
+      after it takes back the move before it (and is itself unsealed). Such an
+      event must change nothing: leaving it out keeps no state of its own.
 
     (A named tuple, not an attrs class: registration runs at every start-up.)
 
-    >>> Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False).begins_hand
+    >>> Traits(begins_hand=True, takes_back=False, changes_nothing=False, may_follow_end=False, undoable=True).begins_hand
     True
     """
 
@@ -54,23 +59,27 @@ class Traits(typing.NamedTuple):
     takes_back: bool
     changes_nothing: bool
     may_follow_end: bool
+    undoable: bool
 
 
 def _check(name: str, t: Traits) -> None:
     """Refuse traits that contradict each other (a no-op cannot begin a hand, ...).
 
-    >>> _check("x", Traits(begins_hand=True, takes_back=False, changes_nothing=True, may_follow_end=True))
+    >>> _check("x", Traits(begins_hand=True, takes_back=False, changes_nothing=True, may_follow_end=True, undoable=True))
     Traceback (most recent call last):
     ...
     TypeError: event type 'x': an event that changes nothing neither begins a hand nor takes one back, and may follow a hand's end
     """
     if not isinstance(t, Traits) or not all(type(flag) is bool for flag in t):
-        raise TypeError(f"event type {name!r}: traits must be a Traits of four true/false flags, not {t!r}")
+        raise TypeError(f"event type {name!r}: traits must be a Traits of five true/false flags, not {t!r}")
     if t.changes_nothing and (t.begins_hand or t.takes_back or not t.may_follow_end):
         raise TypeError(
             f"event type {name!r}: an event that changes nothing neither begins a hand nor takes one back,"
             " and may follow a hand's end"
         )
+    if not t.undoable and not t.changes_nothing:
+        raise TypeError(f"event type {name!r}: an event nothing undoes is left out of the undo history, so it must"
+                        " change nothing")
     if t.begins_hand and (t.may_follow_end or t.takes_back):
         raise TypeError(f"event type {name!r}: an event that begins a hand neither takes back nor may follow a hand's end")
 
@@ -104,7 +113,8 @@ def registered(name: str, traits: Traits) -> Callable[[_C], _C]:
     type checker proves), the JSON Schema (generated from it), and the
     README's table and the schema examples (``tests/test_contract.py``).
 
-    >>> @registered("shrug", Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True))
+    >>> @registered("shrug", Traits(begins_hand=False, takes_back=False, changes_nothing=True, may_follow_end=True,
+    ...                             undoable=True))
     ... class Shrug:
     ...     '''Someone shrugs.'''
     >>> kinds()[-1].name, kinds()[-1].description
@@ -137,7 +147,7 @@ def having(trait: Callable[[Traits], bool], kinds_: tuple[EventKind, ...]) -> fr
     ``trait`` is a function of the traits (``lambda t: t.begins_hand``), so
     the type checker knows each trait named.
 
-    >>> k = EventKind("note", object, "Free text.", Traits(False, False, True, True))
+    >>> k = EventKind("note", object, "Free text.", Traits(False, False, True, True, True))
     >>> having(lambda t: t.changes_nothing, (k,)) == {object}, having(lambda t: t.begins_hand, (k,))
     (True, frozenset())
     """

@@ -154,8 +154,32 @@ class Envelope:
     sig: bytes
 
 
+#: The envelopes last parsed, by their armored text: a seal's signature is parsed when its event is made
+#: (the shape, :class:`~ginlog.log.event_types.Seal`) and again when it is checked (the key, the
+#: signature: :mod:`ginlog.match.seals`), one line apart; an Envelope is a value, so the second is a look-up.
+_PARSED: Final[dict[str, Envelope]] = {}
+_PARSED_SIZE: Final = 64
+
+
 def parse(text: str) -> Envelope:
-    """An armored SSHSIG signature's parts, or a :class:`SealError` saying what is wrong with it."""
+    """An armored SSHSIG signature's parts, or a :class:`SealError` saying what is wrong with it (each text
+    parsed once while it is among the last few: :data:`_PARSED`; an error is never kept, so it is raised again).
+
+    >>> parse("-----BEGIN SSH SIGNATURE-----\\nAAAA\\n-----END SSH SIGNATURE-----")
+    Traceback (most recent call last):
+    ...
+    ginlog.log.sshsig.SealError: the signature is truncated [seal-armor]
+    """
+    envelope = _PARSED.get(text)
+    if envelope is None:
+        envelope = _parse(text)
+        if len(_PARSED) >= _PARSED_SIZE:
+            _PARSED.clear()
+        _PARSED[text] = envelope
+    return envelope
+
+
+def _parse(text: str) -> Envelope:
     r = _Reader(dearmor(text))
     if r.take(6) != b"SSHSIG":
         raise SealError("the signature does not begin with SSHSIG", rule="seal-armor")

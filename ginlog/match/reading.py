@@ -91,7 +91,7 @@ from collections.abc import Generator, Iterator
 from typing import Any, Final, TypeVar, cast
 
 from ginlog.errors import GinlogError
-from ginlog.log.events import LineDecoder, MatchStarted
+from ginlog.log.events import LineDecoder, MatchStarted, Seal
 from ginlog.log.known import KnownBodies
 from ginlog.log.reader import BLOCK, Line, Run, Source, label_of, read_runs
 from ginlog.log.versioning import first_line_tool, from_newer
@@ -205,6 +205,13 @@ def _events(
                 tool = head.tool if isinstance(head, MatchStarted) else None
             if raw is not None:
                 raw(lineno, item.raws)
+            if type(item.events[0]) is Seal:  # a seal read off its bytes comes alone (KnownBodies.alone): an event
+                if upto is not None and lineno > upto:
+                    return
+                out = visitor.event(lineno, item.seq, item.events[0], item.digests[0])
+                if out is not None:
+                    yield out
+                continue
             if upto is not None and lineno + len(item.events) > upto + 1:  # the run goes past upto
                 if lineno > upto:
                     return

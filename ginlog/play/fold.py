@@ -14,7 +14,7 @@ from typing import Final
 import attrs
 
 from ginlog.errors import GinlogError
-from ginlog.log.events import CHANGES_NOTHING, Correction, Event, MatchStarted, Seal
+from ginlog.log.events import CHANGES_NOTHING, NEVER_UNDONE, Correction, Event, MatchStarted
 from ginlog.play.rulebook import RULES
 from ginlog.play.state import MatchState, Timeline
 from ginlog.play.timeline import UNDO_DEPTH, apply, check_correction, rule_of, start
@@ -109,7 +109,7 @@ class Fold:
 
     def apply(self, event: Event, seq: int) -> None:
         """Apply one event; on :class:`IllegalMove` the fold is as it was before it."""
-        if type(event) is Seal:
+        if type(event) in NEVER_UNDONE:
             return  # nothing undoes a seal: it is no event of the undo history (ginlog.play.timeline.apply)
         handler = RULES.get(type(event))
         if handler is None:  # a correction, a note, or not an event

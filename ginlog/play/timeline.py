@@ -10,7 +10,7 @@ from typing import Final
 
 from ginlog.errors import IllegalMove
 from ginlog.game.scoring import Tally
-from ginlog.log.events import CHANGES_NOTHING, Correction, Event, MatchStarted, Seal
+from ginlog.log.events import CHANGES_NOTHING, NEVER_UNDONE, Correction, Event, MatchStarted
 from ginlog.play.guards import illegal
 from ginlog.play.rulebook import RULES, Rule
 from ginlog.play.state import MatchState, Timeline
@@ -39,10 +39,10 @@ def apply(tl: Timeline, event: Event, seq: int | None = None) -> Timeline:
     to the state before the last effective event; anything else goes through
     :func:`step`.
     """
-    if type(event) is Seal:
-        # Nothing undoes a seal (issue 24): it is kept out of the undo history, so a correction after one takes
-        # back the move before it, and the correction itself is unsealed. (A note, which changes nothing too,
-        # can be undone.)
+    if type(event) in NEVER_UNDONE:
+        # Nothing undoes a seal (issue 24; the trait ``undoable``, ginlog.log.registry.Traits): it is kept out of
+        # the undo history, so a correction after one takes back the move before it, and the correction itself
+        # is unsealed. (A note, which changes nothing too, can be undone.)
         return tl
     if seq is None:
         seq = tl.seq + 1

@@ -112,6 +112,9 @@ CLASSES = {
     "copies": "a match reached twice (links, copies, a folder named twice, a backup) or forked, in stats, export and a site",
     "lookalike": "names in different files that could be taken for each other; a players file that makes them one",
     "order": "the same files named in other orders (and begun in the same millisecond)",
+    # issue 24, seals (tests/reliability/hostile_seals.py)
+    "seals": "hostile seals (truncated, another namespace or algorithm, huge, not base64, another file's head, in a hand,"
+             " twice) and a club's key comment holding escape codes",
 }
 
 
@@ -221,6 +224,7 @@ CHECKS: dict[str, str | None] = {
     **{f"copies/{c}": None for c in ("no-crash", "counted-once", "copy-named", "fork-error", "site-once")},
     **{f"lookalike/{c}": None for c in ("no-crash", "warned-apart", "players-file")},
     **{f"order/{c}": None for c in ("no-crash", "same-output")},
+    **{f"seals/{c}": None for c in ("no-crash", "refused", "one-line")},
 }
 
 
@@ -803,7 +807,7 @@ def campaign_of(name: str) -> Callable[[Callable[[Ctx, int, int], None]], Callab
 
 def campaign(name: str, n: int, seed: int, work: str | os.PathLike[str], *, jobs: int = 4, long: bool = False) -> Tally:
     """Run one class of the issue: ``n`` generated examples (plus the issue's own), in ``work``."""
-    import hostile_checks, hostile_counting, hostile_edges, hostile_limits, hostile_records  # noqa: F401  (they register the campaigns)
+    import hostile_checks, hostile_counting, hostile_edges, hostile_limits, hostile_records, hostile_seals  # noqa: F401  (they register the campaigns)
 
     tally = Tally(name)
     base = Path(tempfile.mkdtemp(prefix=f"hostile-{name}-", dir=work))

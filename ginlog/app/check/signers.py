@@ -140,8 +140,8 @@ class AllowedSigners:
             raise sshsig.SealError(f"key {fp} is allowed for {principal!r} only in namespaces"
                                    f" {mine[0].namespaces!r}, not {sshsig.NAMESPACE!r}", rule="seal-signer")
         when = _at_seconds(at)
-        for e in spaced:
-            if (e.valid_after is None or when >= e.valid_after) and (e.valid_before is None or when < e.valid_before):
+        for e in spaced:  # both bounds inclusive, as OpenSSH's (sshsig.c: refused only before after, past before)
+            if (e.valid_after is None or when >= e.valid_after) and (e.valid_before is None or when <= e.valid_before):
                 return principal
         raise sshsig.SealError(f"key {fp} was not allowed for {principal!r} at the seal's time {at} (valid-after,"
                                f" valid-before: {spaced[0].where})", rule="seal-signer")

@@ -346,8 +346,11 @@ def page_of_file(
     verdicts: list[FileVerdict] = []
 
     def verdict(last: Step) -> Verdict:
-        verdicts.append(FileVerdict.of(visitor.report()))
-        return Verdict.of_file(verdicts[-1], last.digest)
+        from ginlog.match.seals import sealed_words
+
+        report = visitor.report()
+        verdicts.append(FileVerdict.of(report))
+        return Verdict.of_file(verdicts[-1], last.digest, sealed_words(report.seals))
 
     last = write_page(steps(), out, verdict, title=title)
     if stopped:

@@ -58,6 +58,10 @@ class Verdict:
     errors: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     head: str | None = None
+    #: who sealed the record, in :func:`~ginlog.match.seals.sealed_words`' words (``sealed by Ann and Bob at
+    #: event 214`` under a club's keys, else ``signed by key SHA256:..., not checked against a club's keys``), or
+    #: None without a valid seal: the page says it beside the verdict, as ``score`` and ``audit`` do.
+    sealed: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -69,9 +73,10 @@ class Verdict:
         return cls(tuple(e.one_line() for e in errors), tuple(w.one_line() for w in warnings), head)
 
     @classmethod
-    def of_file(cls, verdict: FileVerdict, head: str | None) -> Verdict:
+    def of_file(cls, verdict: FileVerdict, head: str | None, sealed: str | None = None) -> Verdict:
         """From the file's :class:`~ginlog.app.check.verdicts.Verdict` (what every command says of it): the
-        problems and warnings kept, each in one line, and a line for those counted but not kept."""
+        problems and warnings kept, each in one line, and a line for those counted but not kept; ``sealed``, who
+        sealed it (:attr:`sealed`)."""
         from ginlog.app.check.audit import error_line
 
         errors = [error_line(e) for e in verdict.errors]
@@ -79,7 +84,7 @@ class Verdict:
         if more > 0:
             by_rule = ", ".join(f"{k} {v:,}" for k, v in verdict.errors_by_rule.items())
             errors.append(f"{verdict.path}: {more:,} more problems not listed; by rule: {by_rule} [max-errors]")
-        return cls(tuple(errors), tuple(verdict.warning_lines()), head)
+        return cls(tuple(errors), tuple(verdict.warning_lines()), head, sealed)
 
 
 def _cards(cards: Sequence[Card] | int) -> list[str]:
@@ -214,7 +219,8 @@ def match_part(state: MatchState, verdict: Verdict, title: str | None = None) ->
         "hands": [_result(h, players) for h in state.hands],
         "winner": winner_name(state),
         "abandoned": state.abandoned,
-        "verdict": {"ok": verdict.ok, "errors": list(verdict.errors), "warnings": list(verdict.warnings), "head": verdict.head},
+        "verdict": {"ok": verdict.ok, "errors": list(verdict.errors), "warnings": list(verdict.warnings), "head": verdict.head,
+                    "sealed": verdict.sealed},
     }
     cleaned: dict[str, Any] = visible(part)
     return cleaned

@@ -57,6 +57,7 @@ from ginlog.match.reading import Step
 from ginlog.app.pages.page import csp_hash, page_of_file
 from ginlog.app.shell.outputs import LinkInTheWay, RecordInTheWay, Replacement, is_match_record, sweep, write_whole
 from ginlog.app.data.stats import MatchSummary, Standings, summarise
+from ginlog.match.seals import sealed_words
 
 __all__ = [
     "page_name", "SiteEntry", "read_entry", "build_site", "index_row", "index_page", "INDEX_CSS",
@@ -95,6 +96,8 @@ class SiteEntry:
     summary: MatchSummary
     href: str | None
     problem: str | None
+    #: who sealed it (:func:`~ginlog.match.seals.sealed_words`: a person only under a club's keys), or None
+    sealed: str | None = None
 
 
 def read_entry(path: str, root: str, site: str) -> SiteEntry:
@@ -106,8 +109,9 @@ def read_entry(path: str, root: str, site: str) -> SiteEntry:
     last, verdict = _write_page(site, name, lambda out: page_of_file(path, path, out, visitor=visitor))
     if last is None:
         return SiteEntry(MatchSummary(verdict), None, verdict.one_line())
-    summary = summarise(visitor.dated(visitor.report()))
-    return SiteEntry(summary, f"matches/{name}", verdict.one_line())
+    report = visitor.report()
+    summary = summarise(visitor.dated(report))
+    return SiteEntry(summary, f"matches/{name}", verdict.one_line(), sealed_words(report.seals))
 
 
 def index_row(entry: SiteEntry, href: str | None, counts: bool = True) -> str:
@@ -128,6 +132,8 @@ def index_row(entry: SiteEntry, href: str | None, counts: bool = True) -> str:
     else:
         n = s.verdict.errors_total
         verdict = f'<td class="bad" title="{_esc(entry.problem)}">invalid: {n} problem{"s" if n != 1 else ""}</td>'
+    if entry.sealed is not None:  # who vouches for the record (its words name a person only under a club's keys)
+        verdict = verdict[:-5] + f'<br><span class="sealed">{_esc(entry.sealed)}</span></td>'
     title = _esc(s.title) if s.title else players
     link = f'<a href="{html.escape(href)}">{title or _esc(os.path.basename(s.file))}</a>' if href else (title or _esc(s.file))
     return (
@@ -142,7 +148,7 @@ h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd;vertical-align:top}
 th{background:#eee}td.n,th.n{text-align:right}
-td.ok{color:#176b2c}td.copy{color:#666}td.bad{color:#a31515;font-weight:600}td.file{color:#666;font-size:.85em;word-break:break-all}
+td.ok{color:#176b2c}.sealed{color:#555;font-weight:400;font-size:.85em}td.copy{color:#666}td.bad{color:#a31515;font-weight:600}td.file{color:#666;font-size:.85em;word-break:break-all}
 a{color:#1a4f9c}footer{margin-top:2rem;color:#666;font-size:.85em}
 """
 

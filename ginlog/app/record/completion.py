@@ -47,7 +47,7 @@ RECORDER_WORDS: Final = ("table", "help", "quit")
 #: The words offered first on a line, in the order shown: the entry language's words, then the recorder's.
 ENTRY_WORDS: Final = (*(e.word for e in language.TABLE if e.word), *RECORDER_WORDS)
 #: The words offered once the match is over (the recorder stays open).
-AFTER_WORDS: Final = ("undo", "rematch", *RECORDER_WORDS)
+AFTER_WORDS: Final = ("undo", "rematch", "seal", *RECORDER_WORDS)
 #: Short forms that name the same entry (for knowing what comes after them, never offered).
 ALIASES: Final = {alias: e.word for e in language.TABLE for alias in e.aliases}
 _HOW: Final = ("knock", "gin", "biggin", "void")

@@ -25,6 +25,7 @@ from ginlog.app.record.completion import AFTER_WORDS, ENTRY_WORDS
 from ginlog.app.record.entry import parse_entry
 from ginlog.app.record.prompt import ReadLine, piped, yes_no
 from ginlog.app.record.rematch import start_rematch
+from ginlog.app.record.status import seal_command
 from ginlog.app.record.undoing import reopen_question, reopens, undone_text
 from ginlog.app.shell.terminal import Terminal
 from ginlog.app.views.match import describe, hand_summary, named, pretty, score_line, table_text, winner_name
@@ -47,6 +48,7 @@ HELP = language.help_text((
 AFTER_HELP = """The match is over. Now:
   undo                 undo the last event (reopens the match; asks first)
   rematch NEW.jsonl    a new match with the same players and rules, recorded next
+  seal                 how each player seals the record with their SSH key (ginlog seal, in a shell)
   table | help | quit"""
 
 
@@ -273,9 +275,10 @@ class Recorder:
         self.say(_final(self.session.state))
         if self.interactive:
             self.say("The match is over: 'undo' reopens it, 'rematch NEW.jsonl' starts the next, 'quit' stops.")
+            self.say(f"Each player may seal it: {seal_command(self.session.path)}")
 
     def _after_end(self, text: str, word: str) -> str | None:
-        """``undo`` or ``rematch NEW.jsonl`` once the match is over; the rematch's path to record next."""
+        """``undo``, ``rematch NEW.jsonl`` or ``seal`` (how to) once the match is over; the rematch's path to record next."""
         session = self.session
         assert session is not None
         if word in ("undo", "u"):
@@ -311,8 +314,12 @@ class Recorder:
                 return None
             self.say(f"{new.path}: new match, {new.state.players[0]} v {new.state.players[1]}, a rematch of {session.path}")
             return new.path
+        if word == "seal":  # offered, not done here: a seal is a player's, with their own key and passphrase
+            self.say(f"To seal the record, each player in a shell: {seal_command(session.path)}"
+                     " ('ginlog audit --allowed-signers FILE' then checks the seals against the club's keys)")
+            return None
         self.refused += 1
-        self.say("refused: the match is over: 'undo', 'rematch NEW.jsonl' or 'quit' (nothing written)")
+        self.say("refused: the match is over: 'undo', 'rematch NEW.jsonl', 'seal' or 'quit' (nothing written)")
         return None
 
 

@@ -19,10 +19,26 @@ from ginlog.app.views.match import score_line, winner_name
 from ginlog.play.state import MatchState
 from ginlog.text import visible
 
-__all__ = ["status_line", "result_text", "AFTER_HINT"]
+__all__ = ["status_line", "result_text", "seal_command", "AFTER_HINT"]
 
 #: What the recorder offers once the match is over.
-AFTER_HINT: Final = "undo | rematch NEW.jsonl | quit"
+AFTER_HINT: Final = "undo | rematch NEW.jsonl | seal | quit"
+
+
+def seal_command(path: str) -> str:
+    """The command that seals the match at ``path``, as the recorder offers it when the match ends.
+
+    The recorder does not seal itself: a seal is each player's, with their
+    own key (a passphrase, an agent, a hardware key), so it names the shell
+    command; the path is quoted for a shell and made visible (a path is text
+    from outside, shown on the terminal).
+
+    >>> seal_command("club/friday night.jsonl")
+    "ginlog seal 'club/friday night.jsonl' --key KEY --as NAME"
+    """
+    import shlex
+
+    return visible(f"ginlog seal {shlex.quote(path)} --key KEY --as NAME")
 
 _DOING: Final = {
     "offer": "to take or pass the upcard",

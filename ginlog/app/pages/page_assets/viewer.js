@@ -312,6 +312,7 @@
     var badge = $("verdict-badge");
     badge.textContent = v.ok ? "\u2714 valid record" : "\u2718 invalid record: " + v.errors.length + " problem" + (v.errors.length === 1 ? "" : "s");
     badge.className = v.ok ? "ok" : "bad";
+    if (v.ok && v.sealed) badge.textContent += " \u00b7 " + v.sealed;
     box.className = v.ok ? "ok" : "bad";
     add(box, el("p", "word", v.ok ? "Valid: the hash chain holds, every event is legal and every score is as the rules make it." :
       "Invalid: the events shown are those that could be applied; each problem below was skipped."));
@@ -323,6 +324,8 @@
     var w = el("ul", "warnings");
     v.warnings.forEach(function (x) { w.appendChild(el("li", null, x)); });
     add(box, el("p", null, v.warnings.length ? "Warnings:" : "No warnings."), v.warnings.length ? w : null);
+    /* Who sealed it: "sealed by Ann and Bob at event 214" only under a club's keys, else the keys that signed. */
+    if (v.sealed) add(box, el("p", "sealed", v.sealed));
     add(box, add(el("p", "head"), "Head hash (keep it to prove later that nothing was cut off): ", el("code", null, v.head === null ? "none" : v.head)));
   }
 
