@@ -172,3 +172,22 @@ def test_the_command_line_seals_audits_and_scores(tmp_path: Path) -> None:
     assert exe("audit", m2, "--require-seals", "some").returncode == 2
     score = exe("score", m2)
     assert score.returncode == 0 and "signed by key SHA256:" in score.stdout
+
+
+def test_html_and_the_site_name_who_sealed_under_the_clubs_keys(tmp_path: Path) -> None:
+    """``ginlog html M -o P --allowed-signers FILE`` and ``html DIR -o SITE --allowed-signers FILE``: the page and
+    the index say "sealed by" (without the keys: which keys signed, never a person)."""
+    from ginlog.app.cli import data as cli_data
+
+    club_dir = tmp_path / "club"
+    club_dir.mkdir()
+    m = finished_match(club_dir / "m.jsonl")
+    a = seal(m, "ann_ed25519", "Ann")
+    seal(m, "bob_ecdsa", "Bob")
+    signers = club(tmp_path)
+    assert cli_data.html(str(m), str(tmp_path / "keyless.html")) == 0
+    assert "not checked against a club" in (tmp_path / "keyless.html").read_text(encoding="utf-8")
+    assert cli_data.html(str(m), str(tmp_path / "p.html"), allowed_signers=str(signers)) == 0
+    assert f"sealed by Ann and Bob at event {a.seal.line}" in (tmp_path / "p.html").read_text(encoding="utf-8")
+    assert cli_data.html(str(club_dir), str(tmp_path / "site"), allowed_signers=str(signers)) == 0
+    assert "sealed by Ann and Bob" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")

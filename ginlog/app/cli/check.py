@@ -107,7 +107,7 @@ def audit(
             usage("--anchor checks one file; give exactly one")
     if require_seals not in (None, "all", "any"):
         usage(f"--require-seals takes all or any, not {require_seals!r}")
-    keyring = _keyring(allowed_signers, players)
+    keyring = keyring_of(allowed_signers, players)
     summary = Summary()
     terminal = Terminal()
     from ginlog.app.check.verdicts import capped_jobs
@@ -133,7 +133,7 @@ def audit(
     return EXIT_OK if not summary.bad and summary.files else EXIT_INVALID
 
 
-def _keyring(allowed_signers: str | None, players: str | None) -> AllowedSigners | None:
+def keyring_of(allowed_signers: str | None, players: str | None) -> AllowedSigners | None:
     """The club's keys from ``--allowed-signers`` and ``--players``; a file that cannot be used is a usage slip."""
     from ginlog.app.check.signers import load_allowed_signers
     from ginlog.app.data.players import NO_PLAYERS, load_players

@@ -56,6 +56,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ginlog.app.check.verdicts import Failed, Verdict
     from ginlog.app.data.players import Players
     from ginlog.app.data.stats import Standings
+    from ginlog.match.policy import Policy
+    from ginlog.match.visitors import Steps
 
 R = TypeVar("R")
 
@@ -67,17 +69,28 @@ PLAYERS_HELP = "A players file (TOML): each player's name and the other spelling
 def html(
     match: Annotated[str, typer.Argument(help="A match file, or a folder of them (then -o names the site's folder).")],
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The page (standard output without) or the site's folder.")] = None,
-    players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP + " (a site's standings)")] = None,
+    players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP + " (a site's standings; its keys check seals)")] = None,
+    allowed_signers: Annotated[Optional[str], typer.Option("--allowed-signers", help="The club's keys (git's allowed_signers format): seals are shown as who sealed.")] = None,
 ) -> int:
     """A self-contained replay page of a match, or a small static site of a folder of matches.
 
-    Example: ginlog html friday.jsonl -o friday.html; ginlog html club -o site/
+    With the club's keys (``--allowed-signers``, or a players file's ``keys``) a sealed record says who sealed
+    it; without them, only which keys signed.
+
+    Example: ginlog html friday.jsonl -o friday.html; ginlog html club -o site/ --allowed-signers club/allowed_signers
     """
+    import attrs
+
+    from ginlog.app.cli.check import keyring_of
+    from ginlog.match.policy import POLICY
+
+    keyring = keyring_of(allowed_signers, players_file)
+    policy = POLICY if keyring is None else attrs.evolve(POLICY, keyring=keyring)
     if os.path.isdir(match):
         if output is None:
             return usage_line("a site needs a folder to write: ginlog html DIR -o SITE/")
-        return site(match, output, players_file)
-    return page(match, output)
+        return site(match, output, players_file, policy=policy)
+    return page(match, output, policy=policy)
 
 
 def _report(v: Verdict, warnings: bool = True) -> None:
@@ -250,7 +263,7 @@ def export(
 # --------------------------------------------------------------------------- the site
 
 
-def site(dir: str, output: str, players_file: str | None = None) -> int:
+def site(dir: str, output: str, players_file: str | None = None, *, policy: Policy | None = None) -> int:
     """``ginlog html DIR -o SITE/``: the index (standings, every match) and a replay page per match."""
     import functools
 
@@ -272,7 +285,7 @@ def site(dir: str, output: str, players_file: str | None = None) -> int:
     roster = _players(players_file)
     if isinstance(roster, int):
         return roster
-    reading = functools.partial(read_entry, root=dir, site=output)
+    reading = functools.partial(read_entry, root=dir, site=output, policy=policy)
     try:
         standings = build_site(_results([dir], reading, "pages"), output, done=done, players=roster)
     except OSError as exc:  # the folder cannot be made or written (nobody may, a name too long)
@@ -285,7 +298,14 @@ def site(dir: str, output: str, players_file: str | None = None) -> int:
     return EXIT_OK if not standings.invalid else EXIT_INVALID
 
 
-def page(match: str, output: str | None = None, *, title: str | None = None) -> int:
+def _steps(policy: Policy | None) -> Steps | None:
+    """The page's reading under ``policy`` (None: the page's own default, the reading policy)."""
+    from ginlog.match.visitors import Steps
+
+    return None if policy is None else Steps(policy=policy)
+
+
+def page(match: str, output: str | None = None, *, title: str | None = None, policy: Policy | None = None) -> int:
     """``ginlog html MATCH [-o FILE]``: write the replay page of ``match`` (``-`` for standard input) to ``output`` (None: standard output).
 
     Problems are reported one a line on standard error; the exit status is
@@ -305,7 +325,7 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
     if output is None or output == "-":
         # The page is written as it is read, so first to a temporary file: a reading that stops leaves no half page.
         with tempfile.TemporaryFile() as spool:
-            last, verdict = page_of_file(source, name, spool, title=title)
+            last, verdict = page_of_file(source, name, spool, title=title, visitor=_steps(policy))
             if last is not None:
                 spool.seek(0)
                 if terminal.is_terminal():  # a page's text is visible already; the sink makes sure of it
@@ -324,7 +344,7 @@ def page(match: str, output: str | None = None, *, title: str | None = None) -> 
         except OSError as exc:
             return usage_line(f"cannot write {output}: {exc.strerror or exc}")
         try:
-            last, verdict = page_of_file(source, name, out.file, title=title)
+            last, verdict = page_of_file(source, name, out.file, title=title, visitor=_steps(policy))
             if last is None:
                 out.abandon()
             else:

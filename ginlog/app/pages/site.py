@@ -45,7 +45,7 @@ from typing import IO, Final
 import attrs
 
 from ginlog import __version__
-from ginlog.match.policy import POLICY
+from ginlog.match.policy import POLICY, Policy
 from ginlog.text import visible
 
 from ginlog.match.dated import DatedSteps
@@ -100,11 +100,11 @@ class SiteEntry:
     sealed: str | None = None
 
 
-def read_entry(path: str, root: str, site: str) -> SiteEntry:
+def read_entry(path: str, root: str, site: str, policy: Policy | None = None) -> SiteEntry:
     """Read one match file under the reading policy, writing its replay page into ``SITE/matches`` as it is
     read, and give back its summary and link: the reading the many-file loop hands each path of ``root``
     (module-level, small result: a worker can run it)."""
-    visitor = DatedSteps(policy=POLICY)
+    visitor = DatedSteps(policy=POLICY if policy is None else policy)  # (a policy with the club's keys: seals by name)
     name = page_name(path, root)
     last, verdict = _write_page(site, name, lambda out: page_of_file(path, path, out, visitor=visitor))
     if last is None:
