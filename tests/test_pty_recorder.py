@@ -338,3 +338,17 @@ def test_a_huge_paste_is_cut_at_the_longest_entry_at_once(match: Path, bracketed
     t.line("quit", "Stopped at event 1")
     assert t.end()[0] == 0
     assert match.read_bytes() == before
+
+
+def test_at_the_end_the_recorder_offers_seal_and_says_the_command(over: Path) -> None:
+    """Issue 24: when a match ends the status line offers ``seal``; the entry says the command to run (the
+    recorder never touches a key) and writes nothing."""
+    before = over.read_bytes()
+    t = Table("record", over)
+    t.expect("Winner: Bob")
+    t.expect("seal")
+    t.line("seal", "--key KEY --as NAME")
+    t.send("quit\r")
+    code, shown = t.end()
+    assert code == 0 and "each player in a shell: ginlog seal" in plain(shown)
+    assert over.read_bytes() == before
