@@ -29,13 +29,12 @@ an audit of any number of files holds a few verdicts at a time.
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
 
-from ginlog.app.check.verdicts import STDIN, Failed, Verdict, verdicts
+from ginlog.app.check.verdicts import STDIN, Executor, Failed, Verdict, verdicts
 from ginlog.errors import GinlogError, one_line, place
 from ginlog.match.policy import KEEP, POLICY, Policy
 
@@ -133,11 +132,13 @@ def audit_file(
     """
     from ginlog.match.reading import FinalState, read
 
-    source: Any = sys.stdin.buffer if path == "-" else path
+    from ginlog.app.check.sources import opened
+
     label = name if name is not None else (STDIN if path == "-" else path)
     policy = POLICY if max_errors == POLICY.keep else Policy(keep=max_errors)
     try:
-        report = read(source, FinalState(anchor=anchor, policy=policy), name=label)
+        with opened(path) as source:  # a path, standard input, or an fsspec URL's bytes
+            report = read(source, FinalState(anchor=anchor, policy=policy), name=label)
     except GinlogError as exc:
         return FileAudit(Failed.of(exc, label).verdict)
     state = report.state
@@ -172,13 +173,17 @@ def _audit(path: str, anchor: str | None, max_errors: int | None) -> FileAudit:
 
 
 def audit_paths(
-    paths: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS
+    paths: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS,
+    executor: Executor | None = None,
 ) -> Iterator[FileAudit]:
-    """Audit files, folders and globs (:func:`~ginlog.app.check.paths.iter_paths`), one verdict at a time, in order.
+    """Audit files, folders, globs and URLs (:func:`~ginlog.app.check.paths.iter_paths`), one verdict at a time,
+    in order; on ``executor`` if given (a cluster's :class:`~ginlog.app.check.cluster.DaskExecutor`), else on
+    ``jobs`` local processes.
 
     What cannot be searched is a failed verdict in its place among the files.
     """
-    return _audits(verdicts(paths, functools.partial(_audit, anchor=anchor, max_errors=max_errors), jobs))
+    reading = functools.partial(_audit, anchor=anchor, max_errors=max_errors)
+    return _audits(verdicts(paths, reading, jobs, executor=executor))
 
 
 def audit_files(

@@ -19,16 +19,73 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage, usage_line
 from ginlog.errors import one_line, place
 from ginlog.text import json_escaped
 
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.app.check.audit import FileAudit, Summary
+    from ginlog.app.check.sources import Storage
+    from ginlog.app.check.verdicts import Executor
 
-__all__ = ["validate", "audit"]
+__all__ = ["validate", "audit", "Scheduler", "StorageOptions", "FilesPerTask", "Engine", "engine"]
 
 _ANCHOR = re.compile(r"[0-9a-fA-F]{12,64}")
+
+Scheduler = Annotated[
+    Optional[str],
+    typer.Option("--scheduler", help="Run on a Dask cluster: its scheduler (tcp://HOST:8786), or 'local' for a "
+                 "LocalCluster of --jobs workers. Needs ginlog[dask]; see docs/CLUSTER.md."),
+]
+StorageOptions = Annotated[
+    list[str],
+    typer.Option("--storage-option", help="KEY=VALUE for URL inputs (s3://...), e.g. endpoint_url=URL; "
+                 "credentials come from the environment."),
+]
+FilesPerTask = Annotated[
+    int, typer.Option("--files-per-task", min=1, help="With --scheduler: files one cluster task reads.")
+]
+
+
+class Engine:
+    """Where a many-file command's readings run, and with which storage options its URLs are opened.
+
+    ``executor`` is None for this machine (``--jobs`` processes); with ``--scheduler`` a
+    :class:`~ginlog.app.check.cluster.DaskExecutor`, closed by :meth:`close` (and by the loop, on any ending).
+    """
+
+    def __init__(self, executor: Executor | None, storage: Storage) -> None:
+        self.executor, self.storage = executor, storage
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.close(cancel=True)
+
+
+def engine(paths: list[str], scheduler: str | None, jobs: int, storage_options: list[str],
+           files_per_task: int = 200) -> Engine | int:
+    """The :class:`Engine` the options ask for, or a usage slip's exit code (2): a malformed or secret
+    ``--storage-option``, a URL whose fsspec package is missing, ``-`` or a missing Dask with ``--scheduler``.
+    Nothing of Dask is imported without ``--scheduler``, nothing of fsspec without a URL."""
+    from ginlog.app.check.sources import MissingExtra, Storage, missing_extra
+
+    try:
+        storage = Storage.parse(storage_options)
+    except ValueError as exc:
+        return usage_line(str(exc))
+    if (why := missing_extra(paths)) is not None:
+        return usage_line(why)
+    if scheduler is None:
+        return Engine(None, storage)
+    if "-" in paths:
+        return usage_line("- (standard input) cannot be read on a cluster: give files, folders or URLs with --scheduler")
+    from ginlog.app.check.cluster import connect
+
+    try:
+        return Engine(connect(scheduler, jobs=jobs, storage=storage, files_per_task=files_per_task), storage)
+    except MissingExtra as exc:
+        return usage_line(str(exc))
+
 
 MaxErrors = Annotated[
     int, typer.Option("--max-errors", min=0, help="Problems (and warnings) listed per file; all are counted.")
@@ -76,14 +133,18 @@ def audit(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
     max_errors: MaxErrors = 100,
+    scheduler: Scheduler = None,
+    storage_option: StorageOptions = [],  # noqa: B006 - read, never changed
+    files_per_task: FilesPerTask = 200,
 ) -> int:
     """Audit finished or imported matches: hash chain, legality, recomputed scores, and what cannot be verified.
 
+    Paths may be fsspec URLs (s3://bucket/club/); --scheduler runs the audit on a Dask cluster.
+
     Example: ginlog audit sample_games --jobs 2
     """
-    from ginlog.app.check.audit import Summary, audit_paths
+    from ginlog.app.check.audit import Summary
     from ginlog.app.check.paths import iter_paths
-    from ginlog.app.shell.progress import progress
 
     if anchor is not None:
         if not _ANCHOR.fullmatch(anchor):
@@ -93,12 +154,32 @@ def audit(
             usage("--anchor checks one file; give exactly one")
     summary = Summary()
     terminal = Terminal()
+    from ginlog.app.check.sources import using
     from ginlog.app.check.verdicts import capped_jobs
 
     jobs, cut = capped_jobs(jobs)
     if cut is not None:
         terminal.err(cut)
-    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors)
+    run = engine(paths, scheduler, jobs, storage_option, files_per_task)
+    if isinstance(run, int):
+        return run
+    try:
+        with using(run.storage):
+            _audit_run(paths, run, summary, terminal, jobs=jobs, anchor=anchor, max_errors=max_errors, json_=json_,
+                       quiet=quiet)
+    finally:
+        run.close()
+    if not summary.files:
+        terminal.err(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}")
+    return EXIT_OK if not summary.bad and summary.files else EXIT_INVALID
+
+
+def _audit_run(paths: list[str], run: Engine, summary: Summary, terminal: Terminal, *, jobs: int,
+               anchor: str | None, max_errors: int, json_: bool, quiet: bool) -> None:
+    from ginlog.app.check.audit import audit_paths
+    from ginlog.app.shell.progress import progress
+
+    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors, executor=run.executor)
     total = None  # the paths are walked once, as they are audited: the bar counts, with no total
     if json_:
         with progress("auditing", total, console=terminal.console(err=True), stdout_busy=True) as advance:
@@ -107,9 +188,6 @@ def audit(
                 summary.add(r)
     else:
         _print_audit(verdicts, summary, terminal, total=total, quiet=quiet, max_errors=max_errors)
-    if not summary.files:
-        terminal.err(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}")
-    return EXIT_OK if not summary.bad and summary.files else EXIT_INVALID
 
 
 def _print_audit(

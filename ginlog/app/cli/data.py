@@ -40,6 +40,7 @@ with the verdict, so an invalid record can still be looked at. Without
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -48,11 +49,14 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional, TypeVa
 
 import typer
 
+from ginlog.app.cli.check import FilesPerTask, Scheduler, StorageOptions, engine
 from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage_line
 from ginlog.app.data.formats import formats_help
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ginlog.app.check.verdicts import Failed, Verdict
+    from ginlog.app.cli.check import Engine
+    from ginlog.app.check.verdicts import Executor, Failed, Verdict
+    from ginlog.app.data.export import Export, Exported
     from ginlog.app.data.players import Players
     from ginlog.app.data.stats import Standings
 
@@ -89,14 +93,25 @@ def _report(v: Verdict, warnings: bool = True) -> None:
 
 
 def _results(
-    paths: list[str], reading: Callable[[str], R | Failed], label: str, stdout_busy: bool = False
+    paths: list[str], reading: Callable[[str], R | Failed], label: str, stdout_busy: bool = False,
+    executor: Executor | None = None, jobs: int = 1,
 ) -> Iterator[R | Failed]:
-    """Each file's result (or why it could not be read), in order, from the one loop, with the progress bar."""
+    """Each file's result (or why it could not be read), in order, from the one loop, with the progress bar:
+    on ``executor`` if given (a cluster's), else on ``jobs`` processes of this machine."""
     from ginlog.app.check.verdicts import verdicts
     from ginlog.app.shell.progress import progress
 
     with progress(label, stdout_busy=stdout_busy) as advance:  # no total: the paths are walked once
-        yield from advance(verdicts(paths, reading))
+        yield from advance(verdicts(paths, reading, jobs, executor=executor))
+
+
+def _jobs(jobs: int) -> int:
+    from ginlog.app.check.verdicts import capped_jobs
+
+    jobs, cut = capped_jobs(jobs)
+    if cut is not None:
+        Terminal().err(cut)
+    return jobs
 
 
 # --------------------------------------------------------------------------- stats
@@ -175,6 +190,10 @@ def stats(
     csv_: Annotated[bool, typer.Option("--csv", help="One row per player.")] = False,
     raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
     players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files read at once (processes, or a local cluster's workers).")] = 1,
+    scheduler: Scheduler = None,
+    storage_option: StorageOptions = [],  # noqa: B006 - read, never changed
+    files_per_task: FilesPerTask = 200,
 ) -> int:
     """Standings and per-player figures over many matches, with each file's verdict.
 
@@ -198,13 +217,18 @@ def stats(
     roster = _players(players_file)
     if isinstance(roster, int):
         return roster
+    from ginlog.app.check.sources import using
     from ginlog.text import json_escaped
 
+    run = engine(paths, scheduler, _jobs(jobs), storage_option, files_per_task)
+    if isinstance(run, int):
+        return run
     standings = Standings()
     terminal = Terminal()
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as files:
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as files, using(run.storage), _closing(run):
         first = True
-        for summary in folded(_results(paths, summary_of, "stats"), standings, roster):
+        results = _results(paths, summary_of, "stats", executor=run.executor, jobs=jobs)
+        for summary in folded(results, standings, roster):
             if json_:
                 text = json_escaped(json.dumps(summary.entry(), ensure_ascii=False))  # one line a file (and the C encoder)
                 files.write(("\n    " if first else ",\n    ") + text)
@@ -240,6 +264,10 @@ def export(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write (standard output without).")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
     players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files read at once (processes, or a local cluster's workers).")] = 1,
+    scheduler: Scheduler = None,
+    storage_option: StorageOptions = [],  # noqa: B006 - read, never changed
+    files_per_task: FilesPerTask = 200,
 ) -> int:
     """One row per hand, for pandas, DuckDB or a spreadsheet.
 
@@ -256,9 +284,7 @@ def export(
 
     Example: ginlog export club/ --format parquet -o hands.parquet
     """
-    from ginlog.app.check.verdicts import Failed
-    from ginlog.app.data.copies import counted_once
-    from ginlog.app.data.export import FORMATS, Exported, MissingExtra, exported, open_writer, renamed
+    from ginlog.app.data.export import FORMATS, MissingExtra, exported, open_writer
 
     from ginlog.app.shell.outputs import refusal
 
@@ -276,18 +302,16 @@ def export(
     except OSError as exc:
         return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     invalid = 0
+    from ginlog.app.check.sources import using
+
+    run = engine(paths, scheduler, _jobs(jobs), storage_option, files_per_task)
+    if isinstance(run, int):
+        out.abandon()
+        return run
     try:
-        files = (Exported(item.verdict) if isinstance(item, Failed) else item
-                 for item in _results(paths, exported, "export", stdout_busy=output is None))
-        for item, verdict, counts in counted_once(files, Exported.parts):
-            _report(verdict, warnings=False)
-            for w in verdict.warnings:
-                if w["rule"] == "copy":  # (a file's own warnings are the audit's to list; a copy left out is the export's)
-                    Terminal().err(_warning_line(w))
-            if not verdict.ok:
-                invalid += 1
-            elif counts:
-                out.write(renamed(item.rows, roster))
+        with using(run.storage), _closing(run):
+            results = _results(paths, exported, "export", stdout_busy=output is None, executor=run.executor, jobs=jobs)
+            invalid = _export_rows(results, out, roster)
     except BaseException:
         out.abandon()
         raise
@@ -299,6 +323,35 @@ def export(
             raise
         return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     return EXIT_OK if not invalid else EXIT_INVALID
+
+
+def _export_rows(results: Iterator[Exported | Failed], out: Export, roster: Players) -> int:
+    """Each match's rows once, in content order, written to ``out``; each file's verdict said; the invalid files' count."""
+    from ginlog.app.check.verdicts import Failed
+    from ginlog.app.data.copies import counted_once
+    from ginlog.app.data.export import Exported, renamed
+
+    invalid = 0
+    files = (Exported(item.verdict) if isinstance(item, Failed) else item for item in results)
+    for item, verdict, counts in counted_once(files, Exported.parts):
+        _report(verdict, warnings=False)
+        for w in verdict.warnings:
+            if w["rule"] == "copy":  # (a file's own warnings are the audit's to list; a copy left out is the export's)
+                Terminal().err(_warning_line(w))
+        if not verdict.ok:
+            invalid += 1
+        elif counts:
+            out.write(renamed(item.rows, roster))
+    return invalid
+
+
+@contextlib.contextmanager
+def _closing(run: Engine) -> Iterator[None]:
+    """The engine closed however the block ends (the loop closes it too; a second close does nothing)."""
+    try:
+        yield
+    finally:
+        run.close()
 
 
 # --------------------------------------------------------------------------- the site
