@@ -295,24 +295,24 @@ def export(
     roster = _players(players_file)
     if isinstance(roster, int):
         return roster
+    from ginlog.app.check.sources import using
+
+    run = engine(paths, scheduler, _jobs(jobs), storage_option, files_per_task)  # (before a byte is written)
+    if isinstance(run, int):
+        return run
     try:  # to standard output through the sink: exact to a pipe, made visible on a terminal
         out = open_writer(format, output, stream=Terminal().data_stream(), raw=raw)
     except (MissingExtra, ValueError) as exc:
+        run.close()
         return usage_line(str(exc))
     except OSError as exc:
+        run.close()
         return usage_line(f"cannot write {output}: {exc.strerror or exc}")
-    invalid = 0
-    from ginlog.app.check.sources import using
-
-    run = engine(paths, scheduler, _jobs(jobs), storage_option, files_per_task)
-    if isinstance(run, int):
-        out.abandon()
-        return run
     try:
         with using(run.storage), _closing(run):
             results = _results(paths, exported, "export", stdout_busy=output is None, executor=run.executor, jobs=jobs)
             invalid = _export_rows(results, out, roster)
-    except BaseException:
+    except BaseException:  # (Ctrl-C, a cluster's error: no half file)
         out.abandon()
         raise
     try:
