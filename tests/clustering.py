@@ -71,6 +71,7 @@ def start(workers: int = 2, folder: str | None = None, bucket: str | None = None
 def _upload(endpoint: str, folder: str, bucket: str) -> None:
     """FOLDER's ``*.jsonl`` files into the stand-in's BUCKET by plain PUTs (moto checks no signature; boto3 would
     cost half a CPU-second to import)."""
+    import urllib.parse
     import urllib.request
 
     def put(key: str, body: bytes) -> None:
@@ -85,13 +86,16 @@ def _upload(endpoint: str, folder: str, bucket: str) -> None:
             if name.endswith(".jsonl"):
                 path = os.path.join(root, name)
                 with open(path, "rb") as f:
-                    put("/" + urllib.request.quote(os.path.relpath(path, folder)), f.read())
+                    put("/" + urllib.parse.quote(os.path.relpath(path, folder)), f.read())
 
 
 def _serve(argv: list[str], out: IO[str]) -> None:  # pragma: no cover - the helper process
     import logging
 
-    from distributed import Client, LocalCluster
+    import distributed
+
+    LocalCluster: Any = distributed.LocalCluster  # (untyped constructors)
+    Client: Any = distributed.Client
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     workers = int(argv[0])
