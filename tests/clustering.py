@@ -56,8 +56,10 @@ class Services:
             self.proc.wait()
 
 
-def start(workers: int = 2, folder: str | None = None, bucket: str | None = None) -> Services:
-    env = {**os.environ, **S3_ENV}
+def start(workers: int = 2, folder: str | None = None, bucket: str | None = None, *, fork: bool = True) -> Services:
+    """The helper process; ``fork``: its workers forked from it (cheap), else spawned (a killed worker's nanny
+    starts another the same way, and a fork from the helper's threads is not safe for that)."""
+    env = {**os.environ, **S3_ENV, "GINLOG_TEST_WORKERS": "fork" if fork else "spawn"}
     args = [sys.executable, __file__, str(workers)] + ([folder, bucket] if folder and bucket else [])
     proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
@@ -116,7 +118,7 @@ def _serve(argv: list[str], out: IO[str]) -> None:  # pragma: no cover - the hel
     import ginlog.app.check.audit, ginlog.app.data.export, ginlog.app.check.cluster  # noqa: F401,E401
     if endpoint is not None:
         import s3fs  # noqa: F401
-    dask.config.set({"distributed.worker.multiprocessing-method": "fork"})
+    dask.config.set({"distributed.worker.multiprocessing-method": os.environ.get("GINLOG_TEST_WORKERS", "fork")})
     cluster: Any = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                                 dashboard_address=None, silence_logs=logging.ERROR)
     client: Any = Client(cluster)

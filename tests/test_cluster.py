@@ -160,9 +160,20 @@ def test_a_worker_of_another_version_is_one_error(club: Path, services: clusteri
     assert said[0].endswith("install the same version on every worker [cluster]")
 
 
+@pytest.fixture()
+def spawned(club: Path) -> Iterator[clustering.Services]:
+    """A cluster of its own whose workers are spawned, so that a killed one's nanny can start another safely."""
+    s = clustering.start(2, fork=False)
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
 @pytest.mark.slow
 def test_a_worker_killed_mid_run_still_audits_every_file_once(
-        tmp_path: Path, club: Path, services: clustering.Services) -> None:
+        tmp_path: Path, club: Path, spawned: clustering.Services) -> None:
+    services = spawned
     many = tmp_path / "many"
     for i in range(40):
         shutil.copytree(club, many / f"{i:02d}", symlinks=True)
