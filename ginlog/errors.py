@@ -95,6 +95,17 @@ class GinlogError(Exception):
         self.seq = seq
         self.detail = detail
 
+    def __copy__(self) -> GinlogError:
+        """A copy with a ``__dict__`` of its own. ``copy.copy`` would go through ``__reduce_ex__``, which a
+        library may replace for every exception: tblib's pickling support, which Dask's ``distributed``
+        installs, makes the copy share the original's ``__dict__``, so :meth:`at` on a cached error (one
+        reader's cache of a bad line, shared by the files a Dask worker reads) wrote the first file's place
+        into it for every later one."""
+        new = self.__class__.__new__(self.__class__)
+        new.__dict__.update(self.__dict__)
+        new.args = self.args
+        return new
+
     def at(
         self,
         *,

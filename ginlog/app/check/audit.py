@@ -29,13 +29,12 @@ an audit of any number of files holds a few verdicts at a time.
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
 import attrs
 
-from ginlog.app.check.verdicts import STDIN, Failed, Verdict, verdicts
+from ginlog.app.check.verdicts import STDIN, Executor, Failed, Verdict, verdicts
 from ginlog.errors import GinlogError, one_line, place
 from ginlog.match.policy import KEEP, POLICY, Policy
 from ginlog.match.seals import Keyring, Require, SealCheck, sealed_words
@@ -145,12 +144,14 @@ def audit_file(
     """
     from ginlog.match.reading import FinalState, read
 
-    source: Any = sys.stdin.buffer if path == "-" else path
+    from ginlog.app.check.sources import opened
+
     label = name if name is not None else (STDIN if path == "-" else path)
     policy = (POLICY if max_errors == POLICY.keep and keyring is None and require is None
               else Policy(keep=max_errors, keyring=keyring, require=require))
     try:
-        report = read(source, FinalState(anchor=anchor, policy=policy), name=label)
+        with opened(path) as source:  # a path, standard input, or an fsspec URL's bytes
+            report = read(source, FinalState(anchor=anchor, policy=policy), name=label)
     except GinlogError as exc:
         return FileAudit(Failed.of(exc, label).verdict)
     state = report.state
@@ -190,8 +191,11 @@ def audit_paths(
     paths: Iterable[str], *, jobs: int = 1, anchor: str | None = None, max_errors: int | None = MAX_ERRORS,
     notices: list[dict[str, Any]] | None = None,
     keyring: Keyring | None = None, require: Require | None = None,
+    executor: Executor | None = None,
 ) -> Iterator[FileAudit]:
-    """Audit files, folders and globs (:func:`~ginlog.app.check.paths.iter_paths`), one verdict at a time, in order.
+    """Audit files, folders, globs and URLs (:func:`~ginlog.app.check.paths.iter_paths`), one verdict at a time,
+    in order; on ``executor`` if given (a cluster's :class:`~ginlog.app.check.cluster.DaskExecutor`), else on
+    ``jobs`` local processes.
 
     What cannot be searched is a failed verdict in its place among the files; an argument that named again
     what was searched already is a notice in ``notices`` (read once).
@@ -199,7 +203,8 @@ def audit_paths(
     from ginlog.app.check.paths import iter_paths
 
     reading = functools.partial(_audit, anchor=anchor, max_errors=max_errors, keyring=keyring, require=require)
-    return _audits(verdicts(paths, reading, jobs, walk=functools.partial(iter_paths, notices=notices)))
+    walk = functools.partial(iter_paths, notices=notices)
+    return _audits(verdicts(paths, reading, jobs, executor=executor, walk=walk))
 
 
 def audit_files(

@@ -18,6 +18,8 @@ file, a glob matching nothing. A glob's folders are searched as folders (a
 glob's folder may hold no match file without that being a problem); anything
 else a path names (a FIFO, a broken link named ``*.jsonl``) is passed on, for
 the reader to say why it is no match file. ``-`` is standard input, once.
+An fsspec URL (``s3://bucket/club/``) is listed by
+:func:`~ginlog.app.check.sources.walk_url`, in the same order.
 
 A glob is expanded as bash expands it with ``globstar`` (by wcmatch: the
 standard library's ``glob`` follows links under ``**`` and so never ends on a
@@ -47,6 +49,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ginlog.app.check.sources import is_url
 from ginlog.errors import GinlogError, StoreError
 
 __all__ = ["iter_paths", "count_paths", "expand_paths"]
@@ -233,6 +236,11 @@ def iter_paths(paths: Iterable[str], notices: list[dict[str, Any]] | None = None
             if not walk.stdin:
                 walk.stdin = True
                 yield p
+            continue
+        if is_url(p):  # an fsspec URL (s3://bucket/club/): listed through fsspec, in the same order
+            from ginlog.app.check.sources import walk_url
+
+            yield from walk_url(p)
             continue
         try:
             st = os.stat(p)

@@ -14,9 +14,10 @@ folder) is the one :class:`Failed` value, whichever command met it.
 process or a cluster needs -- and gives the results back in the order of
 the files, through a window of at most ``window`` readings in flight, so a
 stream of a million paths is never held. Where the readings run is the
-*executor*'s business (:class:`Sequential`, :class:`LocalPool`; another
-engine's client that has ``submit`` and futures with ``result`` fits the
-same seam).
+*executor*'s business (:class:`Sequential`, :class:`LocalPool`, or a Dask
+cluster's :class:`~ginlog.app.check.cluster.DaskExecutor`, which batches
+the paths into tasks and says how many files it wants in flight through its
+``window``).
 
 >>> import os, tempfile
 >>> from ginlog.match.session import MatchSession
@@ -33,7 +34,6 @@ from __future__ import annotations
 import collections
 import os
 import signal
-import sys
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Final, Generic, Protocol, TypeVar
 
@@ -208,9 +208,12 @@ def verdict_of(path: str, policy: Policy = POLICY) -> Verdict | Failed:
     """The verdict on one file (``-``: standard input) and nothing else: a reading for :func:`verdicts`."""
     from ginlog.match.reading import FinalState, read
 
+    from ginlog.app.check.sources import opened
+
     name = STDIN if path == "-" else path
     try:
-        report = read(sys.stdin.buffer if path == "-" else path, FinalState(policy=policy), name=name)
+        with opened(path) as source:  # a path, standard input, or an fsspec URL's bytes
+            report = read(source, FinalState(policy=policy), name=name)
     except GinlogError as exc:
         return Failed.of(exc, name)
     return Verdict.of(report)
@@ -356,7 +359,9 @@ def verdicts(
 
         walk = iter_paths
     ex = executor if executor is not None else executor_for(jobs)
-    size = max(1, window if window is not None else 4 * max(1, jobs))
+    # An executor that batches (a cluster's) says how many files it wants in flight; the rest, four a job.
+    wanted = window if window is not None else getattr(ex, "window", None)
+    size = max(1, wanted if isinstance(wanted, int) else 4 * max(1, jobs))
     waiting: collections.deque[Pending[R | Failed]] = collections.deque()
     done = False
     try:

@@ -15,22 +15,79 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional
 
 import typer
 
 from ginlog.errors import warning_line
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage, usage_line
 from ginlog.errors import one_line, place
 from ginlog.text import json_escaped
 
 if TYPE_CHECKING:  # pragma: no cover
     from ginlog.app.check.audit import FileAudit, Summary
     from ginlog.app.check.signers import AllowedSigners
+    from ginlog.app.check.sources import Storage
+    from ginlog.app.check.verdicts import Executor
 
-__all__ = ["validate", "audit"]
+__all__ = ["validate", "audit", "Scheduler", "StorageOptions", "FilesPerTask", "Engine", "engine"]
 
 _ANCHOR = re.compile(r"[0-9a-fA-F]{12,64}")
+
+Scheduler = Annotated[
+    Optional[str],
+    typer.Option("--scheduler", help="Run on a Dask cluster: its scheduler (tcp://HOST:8786), or 'local' for a "
+                 "LocalCluster of --jobs workers. Needs ginlog[dask]; see docs/CLUSTER.md."),
+]
+StorageOptions = Annotated[
+    list[str],
+    typer.Option("--storage-option", help="KEY=VALUE for URL inputs (s3://...), e.g. endpoint_url=URL; "
+                 "credentials come from the environment."),
+]
+FilesPerTask = Annotated[
+    int, typer.Option("--files-per-task", min=1, help="With --scheduler: files one cluster task reads.")
+]
+
+
+class Engine:
+    """Where a many-file command's readings run, and with which storage options its URLs are opened.
+
+    ``executor`` is None for this machine (``--jobs`` processes); with ``--scheduler`` a
+    :class:`~ginlog.app.check.cluster.DaskExecutor`, closed by :meth:`close` (and by the loop, on any ending).
+    """
+
+    def __init__(self, executor: Executor | None, storage: Storage) -> None:
+        self.executor, self.storage = executor, storage
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.close(cancel=True)
+
+
+def engine(paths: list[str], scheduler: str | None, jobs: int, storage_options: list[str],
+           files_per_task: int = 200) -> Engine | int:
+    """The :class:`Engine` the options ask for, or a usage slip's exit code (2): a malformed or secret
+    ``--storage-option``, a URL whose fsspec package is missing, ``-`` or a missing Dask with ``--scheduler``.
+    Nothing of Dask is imported without ``--scheduler``, nothing of fsspec without a URL."""
+    from ginlog.app.check.sources import MissingExtra, Storage, missing_extra
+
+    try:
+        storage = Storage.parse(storage_options)
+    except ValueError as exc:
+        return usage_line(str(exc))
+    if (why := missing_extra(paths)) is not None:
+        return usage_line(why)
+    if scheduler is None:
+        return Engine(None, storage)
+    if "-" in paths:
+        return usage_line("- (standard input) cannot be read on a cluster: give files, folders or URLs with --scheduler")
+    from ginlog.app.check.cluster import connect
+
+    try:
+        return Engine(connect(scheduler, jobs=jobs, storage=storage, files_per_task=files_per_task), storage)
+    except MissingExtra as exc:
+        return usage_line(str(exc))
+
 
 MaxErrors = Annotated[
     int, typer.Option("--max-errors", min=0, help="Problems (and warnings) listed per file; all are counted.")
@@ -88,16 +145,20 @@ def audit(
     require_seals: Annotated[
         Optional[str], typer.Option("--require-seals", help="all: both players sealed the last line; any: one did.")
     ] = None,
+    scheduler: Scheduler = None,
+    storage_option: StorageOptions = [],  # noqa: B006 - read, never changed
+    files_per_task: FilesPerTask = 200,
 ) -> int:
     """Audit finished or imported matches: hash chain, legality, recomputed scores, seals, and what cannot be verified.
+
+    Paths may be fsspec URLs (s3://bucket/club/); --scheduler runs the audit on a Dask cluster.
 
     Example: ginlog audit sample_games --jobs 2
 
     Example: ginlog audit club/ --allowed-signers club/allowed_signers --require-seals all
     """
-    from ginlog.app.check.audit import Summary, audit_paths
+    from ginlog.app.check.audit import Summary
     from ginlog.app.check.paths import iter_paths
-    from ginlog.app.shell.progress import progress
 
     if anchor is not None:
         if not _ANCHOR.fullmatch(anchor):
@@ -110,14 +171,38 @@ def audit(
     keyring = keyring_of(allowed_signers, players)
     summary = Summary()
     terminal = Terminal()
+    from ginlog.app.check.sources import using
     from ginlog.app.check.verdicts import capped_jobs
 
     jobs, cut = capped_jobs(jobs)
     if cut is not None:
         terminal.err(cut)
+    run = engine(paths, scheduler, jobs, storage_option, files_per_task)
+    if isinstance(run, int):
+        return run
     notices: list[dict[str, Any]] = []  # arguments that named again what was searched already
-    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors, keyring=keyring, notices=notices,
-                           require="all" if require_seals == "all" else "any" if require_seals == "any" else None)
+    require: Literal["all", "any"] | None = "all" if require_seals == "all" else "any" if require_seals == "any" else None
+    try:
+        with using(run.storage):
+            _audit_run(paths, run, summary, terminal, jobs=jobs, anchor=anchor, max_errors=max_errors, json_=json_,
+                       quiet=quiet, keyring=keyring, require=require, notices=notices)
+    finally:
+        run.close()
+    for n in notices:
+        terminal.err(warning_line(n))
+    if not summary.files:
+        terminal.err(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}")
+    return EXIT_OK if not summary.bad and summary.files else EXIT_INVALID
+
+
+def _audit_run(paths: list[str], run: Engine, summary: Summary, terminal: Terminal, *, jobs: int,
+               anchor: str | None, max_errors: int, json_: bool, quiet: bool, keyring: AllowedSigners | None,
+               require: Literal["all", "any"] | None, notices: list[dict[str, Any]]) -> None:
+    from ginlog.app.check.audit import audit_paths
+    from ginlog.app.shell.progress import progress
+
+    verdicts = audit_paths(paths, jobs=jobs, anchor=anchor, max_errors=max_errors, executor=run.executor,
+                           keyring=keyring, require=require, notices=notices)
     total = None  # the paths are walked once, as they are audited: the bar counts, with no total
     if json_:
         with progress("auditing", total, console=terminal.console(err=True), stdout_busy=True) as advance:
@@ -126,11 +211,6 @@ def audit(
                 summary.add(r)
     else:
         _print_audit(verdicts, summary, terminal, total=total, quiet=quiet, max_errors=max_errors)
-    for n in notices:
-        terminal.err(warning_line(n))
-    if not summary.files:
-        terminal.err(f"ginlog: no match file (*.jsonl) in {' '.join(paths)}")
-    return EXIT_OK if not summary.bad and summary.files else EXIT_INVALID
 
 
 def keyring_of(allowed_signers: str | None, players: str | None) -> AllowedSigners | None:

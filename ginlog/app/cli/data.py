@@ -40,6 +40,7 @@ with the verdict, so an invalid record can still be looked at. Without
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
@@ -49,11 +50,14 @@ from typing import IO, TYPE_CHECKING, Annotated, Any, BinaryIO, Optional, TypeVa
 import typer
 
 from ginlog.errors import warning_line
+from ginlog.app.cli.check import FilesPerTask, Scheduler, StorageOptions, engine
 from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, Terminal, usage_line
 from ginlog.app.data.formats import formats_help
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ginlog.app.check.verdicts import Failed, Verdict
+    from ginlog.app.cli.check import Engine
+    from ginlog.app.check.verdicts import Executor, Failed, Verdict
+    from ginlog.app.data.export import Export, Exported
     from ginlog.app.data.players import Players
     from ginlog.app.data.stats import Standings
     from ginlog.match.policy import Policy
@@ -104,10 +108,11 @@ def _report(v: Verdict, warnings: bool = True) -> None:
 
 def _results(
     paths: list[str], reading: Callable[[str], R | Failed], label: str, stdout_busy: bool = False,
-    notices: list[dict[str, Any]] | None = None,
+    notices: list[dict[str, Any]] | None = None, executor: Executor | None = None, jobs: int = 1,
 ) -> Iterator[R | Failed]:
-    """Each file's result (or why it could not be read), in order, from the one loop, with the progress bar;
-    ``notices`` gets the arguments that named again what was searched already."""
+    """Each file's result (or why it could not be read), in order, from the one loop, with the progress bar:
+    on ``executor`` if given (a cluster's), else on ``jobs`` processes of this machine; ``notices`` gets the
+    arguments that named again what was searched already."""
     import functools
 
     from ginlog.app.check.paths import iter_paths
@@ -115,7 +120,17 @@ def _results(
     from ginlog.app.shell.progress import progress
 
     with progress(label, stdout_busy=stdout_busy) as advance:  # no total: the paths are walked once
-        yield from advance(verdicts(paths, reading, walk=functools.partial(iter_paths, notices=notices)))
+        walk = functools.partial(iter_paths, notices=notices)
+        yield from advance(verdicts(paths, reading, jobs, executor=executor, walk=walk))
+
+
+def _jobs(jobs: int) -> int:
+    from ginlog.app.check.verdicts import capped_jobs
+
+    jobs, cut = capped_jobs(jobs)
+    if cut is not None:
+        Terminal().err(cut)
+    return jobs
 
 
 # --------------------------------------------------------------------------- stats
@@ -139,6 +154,10 @@ def stats(
     csv_: Annotated[bool, typer.Option("--csv", help="One row per player.")] = False,
     raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
     players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files read at once (processes, or a local cluster's workers).")] = 1,
+    scheduler: Scheduler = None,
+    storage_option: StorageOptions = [],  # noqa: B006 - read, never changed
+    files_per_task: FilesPerTask = 200,
 ) -> int:
     """Standings and per-player figures over many matches, with each file's verdict.
 
@@ -161,14 +180,20 @@ def stats(
     roster = _players(players_file)
     if isinstance(roster, int):
         return roster
+    from ginlog.app.check.sources import using
     from ginlog.text import json_escaped
 
+    jobs = _jobs(jobs)  # (at most MAX_JOBS, said in one line)
+    run = engine(paths, scheduler, jobs, storage_option, files_per_task)
+    if isinstance(run, int):
+        return run
     standings = Standings()
     terminal = Terminal()
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as files:
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as files, using(run.storage), _closing(run):
         first = True
         notices: list[dict[str, Any]] = []
-        for summary in folded(_results(paths, summary_of, "stats", notices=notices), standings, roster):
+        results = _results(paths, summary_of, "stats", executor=run.executor, jobs=jobs, notices=notices)
+        for summary in folded(results, standings, roster):
             if json_:
                 text = json_escaped(json.dumps(summary.entry(), ensure_ascii=False))  # one line a file (and the C encoder)
                 files.write(("\n    " if first else ",\n    ") + text)
@@ -196,6 +221,10 @@ def export(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write (standard output without).")] = None,
     raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
     players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files read at once (processes, or a local cluster's workers).")] = 1,
+    scheduler: Scheduler = None,
+    storage_option: StorageOptions = [],  # noqa: B006 - read, never changed
+    files_per_task: FilesPerTask = 200,
 ) -> int:
     """One row per hand, for pandas, DuckDB or a spreadsheet.
 
@@ -212,9 +241,7 @@ def export(
 
     Example: ginlog export club/ --format parquet -o hands.parquet
     """
-    from ginlog.app.check.verdicts import Failed
-    from ginlog.app.data.copies import counted_once
-    from ginlog.app.data.export import FORMATS, Exported, MissingExtra, exported, open_writer, renamed
+    from ginlog.app.data.export import FORMATS, MissingExtra, exported, open_writer
 
     from ginlog.app.shell.outputs import refusal
 
@@ -225,29 +252,29 @@ def export(
     roster = _players(players_file)
     if isinstance(roster, int):
         return roster
+    from ginlog.app.check.sources import using
+
+    jobs = _jobs(jobs)  # (at most MAX_JOBS, said in one line)
+    run = engine(paths, scheduler, jobs, storage_option, files_per_task)  # (before a byte is written)
+    if isinstance(run, int):
+        return run
     try:  # to standard output through the sink: exact to a pipe, made visible on a terminal
         out = open_writer(format, output, stream=Terminal().data_stream(), raw=raw)
     except (MissingExtra, ValueError) as exc:
+        run.close()
         return usage_line(str(exc))
     except OSError as exc:
+        run.close()
         return usage_line(f"cannot write {output}: {exc.strerror or exc}")
-    invalid = 0
     try:
         notices: list[dict[str, Any]] = []
-        files = (Exported(item.verdict) if isinstance(item, Failed) else item
-                 for item in _results(paths, exported, "export", stdout_busy=output is None, notices=notices))
-        for item, verdict, counts in counted_once(files, Exported.parts):
-            _report(verdict, warnings=False)
-            for w in verdict.warnings:
-                if w["rule"] == "copy":  # (a file's own warnings are the audit's to list; a copy left out is the export's)
-                    Terminal().err(warning_line(w))
-            if not verdict.ok:
-                invalid += 1
-            elif counts:
-                out.write(renamed(item.rows, roster))
+        with using(run.storage), _closing(run):
+            results = _results(paths, exported, "export", stdout_busy=output is None, executor=run.executor, jobs=jobs,
+                               notices=notices)
+            invalid = _export_rows(results, out, roster)
         for n in notices:
             Terminal().err(warning_line(n))
-    except BaseException:
+    except BaseException:  # (Ctrl-C, a cluster's error: no half file)
         out.abandon()
         raise
     try:
@@ -258,6 +285,35 @@ def export(
             raise
         return usage_line(f"cannot write {output}: {exc.strerror or exc}")
     return EXIT_OK if not invalid else EXIT_INVALID
+
+
+def _export_rows(results: Iterator[Exported | Failed], out: Export, roster: Players) -> int:
+    """Each match's rows once, in content order, written to ``out``; each file's verdict said; the invalid files' count."""
+    from ginlog.app.check.verdicts import Failed
+    from ginlog.app.data.copies import counted_once
+    from ginlog.app.data.export import Exported, renamed
+
+    invalid = 0
+    files = (Exported(item.verdict) if isinstance(item, Failed) else item for item in results)
+    for item, verdict, counts in counted_once(files, Exported.parts):
+        _report(verdict, warnings=False)
+        for w in verdict.warnings:
+            if w["rule"] == "copy":  # (a file's own warnings are the audit's to list; a copy left out is the export's)
+                Terminal().err(warning_line(w))
+        if not verdict.ok:
+            invalid += 1
+        elif counts:
+            out.write(renamed(item.rows, roster))
+    return invalid
+
+
+@contextlib.contextmanager
+def _closing(run: Engine) -> Iterator[None]:
+    """The engine closed however the block ends (the loop closes it too; a second close does nothing)."""
+    try:
+        yield
+    finally:
+        run.close()
 
 
 # --------------------------------------------------------------------------- the site

@@ -47,11 +47,12 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Final, Generic, TypeVar
+from typing import IO, Any, Final, Generic, TypeVar
 
 import attrs
 
 from ginlog.app.check.verdicts import Verdict
+from ginlog.errors import GinlogError
 from ginlog.log.format import MAX_LINE_BYTES
 
 __all__ = ["Copy", "Judged", "judge", "first_difference", "content_order", "Once", "counted_once", "STDIN"]
@@ -102,14 +103,30 @@ def first_difference(a: str, b: str, lines: int) -> int | None:
     """
     if STDIN in (a, b):
         return 1
+    import contextlib
+
+    from ginlog.app.check.sources import opened
+
     try:
-        with open(a, "rb") as fa, open(b, "rb") as fb:
-            for lineno in range(1, lines + 1):
-                la = fa.readline(MAX_LINE_BYTES + 2)
-                if not la or la != fb.readline(MAX_LINE_BYTES + 2):
-                    return lineno
-    except OSError:
+        with contextlib.ExitStack() as stack:
+            fa, fb = (_binary(stack, stack.enter_context(opened(p))) for p in (a, b))
+            return _first_difference(fa, fb, lines)
+    except (OSError, GinlogError):  # (a copy in a bucket is read again through fsspec, two lines at a time as here)
         return 1
+
+
+def _binary(stack: Any, source: str | IO[bytes]) -> IO[bytes]:
+    if isinstance(source, str):
+        f: IO[bytes] = stack.enter_context(open(source, "rb"))
+        return f
+    return source
+
+
+def _first_difference(fa: IO[bytes], fb: IO[bytes], lines: int) -> int | None:
+    for lineno in range(1, lines + 1):
+        la = fa.readline(MAX_LINE_BYTES + 2)
+        if not la or la != fb.readline(MAX_LINE_BYTES + 2):
+            return lineno
     return None
 
 

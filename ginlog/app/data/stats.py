@@ -442,14 +442,15 @@ class Standings:
 def read_for_data(path: str) -> DatedReport | Failed:
     """One file read under the reading policy for the standings and the export (``-``: standard input,
     called ``<stdin>``): its dated report, each hand dated by its begin, or why it could not be read."""
-    import sys
-
     from ginlog.match.dated import read_dated
     from ginlog.match.policy import POLICY
 
+    from ginlog.app.check.sources import opened
+
     name = STDIN if path == "-" else path
     try:
-        return read_dated(sys.stdin.buffer if path == "-" else path, POLICY, ends=False, name=name)
+        with opened(path) as source:  # a path, standard input, or an fsspec URL's bytes
+            return read_dated(source, POLICY, ends=False, name=name)
     except GinlogError as exc:
         return Failed.of(exc, name)
 

@@ -1,0 +1,164 @@
+"""``ginlog audit --scheduler local --jobs 2`` against ``ginlog audit --jobs 2``: the cluster's overhead, in one run.
+
+    python benchmarks/bench_dask.py [--small 2000] [--big 20] [--big-bytes 1000000] [--rounds 1]
+
+The issue's sizes are ``--small 10000,100000 --big 1000`` (10,000 and 100,000 small files, 1,000 files of
+1 MB); the default is small, so that the run is quick. For each set of files:
+
+1. Input. Small files: a two-hand simulated match (about 6 KB), written under as many names as asked, 1,000 a
+   folder; big files: a match played to ``game_target`` high enough for ``--big-bytes`` (about 1 MB), likewise.
+   Every file is the same match under another name: the audit reads each file in full all the same.
+2. Two commands over the folder, each in a fresh process, taking turns ``--rounds`` times:
+   - **pool**: ``ginlog audit DIR -q --jobs 2`` (this machine's process pool);
+   - **cluster**: ``ginlog audit DIR -q --scheduler local --jobs 2`` (a ``LocalCluster`` of two worker
+     processes started by the command, the scheduler in the client's process, 200 files a task).
+   Each is timed as the CPU seconds (user + system) of the whole process tree, from
+   ``getrusage(RUSAGE_CHILDREN)`` (the workers are the command's children, waited for, so they are in it),
+   and as wall seconds; the client's own peak memory (``ru_maxrss`` of the command's process alone, not of
+   its workers) is reported by a small wrapper around ``main()``.
+3. Printed: per set, each command's CPU-s (minimum of the rounds), CPU per file, wall, client peak RSS, and
+   the ratio cluster ÷ pool; the goal is at most 1.3×. And the per-file figures the model in
+   ``docs/PERFORMANCE.md`` is made from: the cluster's fixed cost (start-up) and its per-file cost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL = 1.3
+
+#: Runs ``ginlog`` in this process and writes its own peak RSS (KB) to the file $GINLOG_BENCH_RSS at the end.
+_WRAPPER = r"""
+import os, resource, sys
+from ginlog.app.cli import main
+sys.argv = ["ginlog", *sys.argv[1:]]
+try:
+    main()
+finally:
+    with open(os.environ["GINLOG_BENCH_RSS"], "w") as f:
+        f.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+"""
+
+
+def match_bytes(target: int | None, hands: int | None, seed: int = 7) -> bytes:
+    """One simulated standard match, encoded (every line its own ts, one second apart)."""
+    import attrs
+
+    from ginlog.game.rules import preset
+    from ginlog.log.events import SCHEMA_VERSION, event_fields, event_type
+    from ginlog.log.format import digest, encode
+    from ginlog.play.simulate import simulate_match
+
+    rules = preset("standard") if target is None else attrs.evolve(preset("standard"), game_target=target)
+    events = simulate_match(rules, seed=seed, max_hands=hands)
+    start = datetime(2026, 3, 1, 12, tzinfo=timezone.utc)
+    out, prev = [], None
+    for seq, ev in enumerate(events, start=1):
+        when = start + timedelta(seconds=seq - 1)
+        ts = when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+        raw = encode(seq, ts, event_type(ev), SCHEMA_VERSION, prev, event_fields(ev))
+        prev = digest(raw)
+        out.append(raw + b"\n")
+    return b"".join(out)
+
+
+def big_bytes(size: int) -> bytes:
+    """A match about ``size`` bytes long (played to a target scaled from a 100-point match's size)."""
+    target = 100
+    data = match_bytes(target, None)
+    while len(data) < size * 0.9 and target < 10**6:
+        target = max(target + 100, int(target * size / max(1, len(data))))
+        data = match_bytes(target, None)
+    return data
+
+
+def write_files(folder: Path, data: bytes, n: int) -> None:
+    for i in range(n):
+        sub = folder / f"{i // 1000:04d}"
+        if i % 1000 == 0:
+            sub.mkdir(parents=True, exist_ok=True)
+        (sub / f"m{i:07d}.jsonl").write_bytes(data)
+
+
+def run(args: Sequence[str], rss_file: str) -> tuple[float, float, int, int]:
+    """(CPU-s of the process tree, wall-s, client peak RSS in KB, exit code) of ``ginlog ARGS``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GINLOG_BENCH_RSS": rss_file}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", _WRAPPER, *args], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, env=env, text=True)
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if proc.returncode not in (0, 1):
+        sys.stderr.write(proc.stderr)
+        raise SystemExit(f"ginlog {' '.join(args)} ended with {proc.returncode}")
+    with open(rss_file) as f:
+        rss = int(f.read() or 0)
+    return cpu, wall, rss, proc.returncode
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--small", default="2000", help="how many small files, comma-separated sets (10000,100000)")
+    ap.add_argument("--big", type=int, default=20, help="how many big files (1000)")
+    ap.add_argument("--big-bytes", type=int, default=1_000_000, help="the size of a big file")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--files-per-task", type=int, default=200)
+    ns = ap.parse_args(argv)
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise SystemExit("bench_dask needs Dask: pip install -e '.[dask]'") from None
+    sets: list[tuple[str, int, bytes]] = []
+    small = match_bytes(None, 2)
+    for n in (int(x) for x in ns.small.split(",") if x.strip()):
+        sets.append((f"{n:,} small files ({len(small):,} B)", n, small))
+    if ns.big:
+        big = big_bytes(ns.big_bytes)
+        sets.append((f"{ns.big:,} big files ({len(big):,} B)", ns.big, big))
+    print(f"audit --jobs 2 against audit --scheduler local --jobs 2 ({os.cpu_count()} CPUs; "
+          f"{ns.files_per_task} files a task; CPU of the whole process tree, minimum of {ns.rounds} round(s))")
+    ratios = []
+    with tempfile.TemporaryDirectory(prefix="bench-dask-") as tmp:
+        rss_file = os.path.join(tmp, "rss")
+        for label, n, data in sets:
+            folder = Path(tmp) / "files"
+            write_files(folder, data, n)
+            commands = {
+                "pool": ["audit", str(folder), "-q", "--jobs", "2"],
+                "cluster": ["audit", str(folder), "-q", "--jobs", "2", "--scheduler", "local",
+                            "--files-per-task", str(ns.files_per_task)],
+            }
+            best: dict[str, tuple[float, float, int]] = {}
+            for _round in range(ns.rounds):
+                for name, args in commands.items():
+                    cpu, wall, rss, _code = run(args, rss_file)
+                    if name not in best or cpu < best[name][0]:
+                        best[name] = (cpu, wall, rss)
+            print(f"{label}:")
+            for name, (cpu, wall, rss) in best.items():
+                print(f"  {name:8s} {cpu:8.2f} CPU-s  {1000 * cpu / n:7.3f} ms a file  {wall:7.2f} s wall  "
+                      f"client peak {rss / 1024:6.1f} MB")
+            ratio = best["cluster"][0] / best["pool"][0]
+            ratios.append(ratio)
+            print(f"  cluster ÷ pool (CPU): {ratio:.3f}")
+            shutil.rmtree(folder)
+    worst = max(ratios)
+    print(f" goal: cluster at most {GOAL}× the pool's CPU: {worst:.3f} at worst: {'met' if worst <= GOAL else 'missed'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

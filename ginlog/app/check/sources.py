@@ -1,0 +1,240 @@
+"""Where a match file's bytes come from: a local path, standard input, or an ``fsspec`` URL (``s3://``, ``gs://``...).
+
+Every reading of many files (``audit``, ``stats``, ``export``) opens its
+file through :func:`opened`, so a URL is read the same way a path is, by
+the same reader, on this machine or on a Dask worker. A URL is a path with
+a protocol in front (``s3://club/2026/a.jsonl``); :func:`walk_url` lists a
+URL prefix in the local walk's order (full paths' byte order, a folder
+``b`` sorting as ``b/``: also the order S3 lists keys) one folder at a
+time, so a bucket of ten million keys is never held as one list.
+
+``fsspec`` (and the protocol's own package: ``s3fs``, ``gcsfs``...) is
+imported only when a URL is met: a command over local folders never loads
+it. Storage options (an S3 stand-in's ``endpoint_url``, a region) are a
+:class:`Storage`, given on the command line as ``--storage-option
+KEY=VALUE``; credentials never are (:data:`SECRET_OPTIONS` are refused),
+they come from the environment or fsspec's own configuration, on each
+machine that reads. The options in force are set with :func:`using` around
+a run (the client's walk, each task a worker runs): a plain module value,
+so a forked pool worker inherits it.
+
+>>> is_url("s3://club/a.jsonl"), is_url("club/a.jsonl"), is_url("C://x")
+(True, False, False)
+>>> Storage.parse(["endpoint_url=http://127.0.0.1:5000", "anon=false"]).options
+(('anon', False), ('endpoint_url', 'http://127.0.0.1:5000'))
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, BinaryIO, Final
+
+import attrs
+
+from ginlog.errors import GinlogError, StoreError
+
+__all__ = [
+    "is_url", "protocol_of", "Storage", "SECRET_OPTIONS", "using", "current", "opened", "walk_url", "missing_extra",
+    "MissingExtra",
+]
+
+_URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
+
+#: Option names that are credentials: refused on the command line (they would sit in shell history and ``ps``).
+SECRET_OPTIONS: Final = frozenset(("key", "secret", "token", "password", "aws_access_key_id", "aws_secret_access_key",
+                                   "aws_session_token", "account_key", "sas_token", "client_secret"))
+
+#: The extra that brings each protocol's package (``pip install 'ginlog[EXTRA]'``).
+_EXTRAS: Final = {"s3": "s3", "s3a": "s3", "gs": "gcs", "gcs": "gcs"}
+
+
+class MissingExtra(Exception):
+    """An optional package a command needs is not installed: the message is the one line saying how to install it."""
+
+
+def is_url(path: str) -> bool:
+    """Whether ``path`` is an fsspec URL (a protocol of two letters or more, then ``://``; ``C://`` is a path)."""
+    return _URL.match(path) is not None
+
+
+def protocol_of(url: str) -> str:
+    return url.split("://", 1)[0].lower()
+
+
+def missing_extra(paths: Iterable[str]) -> str | None:
+    """The one line saying what to install for the URLs among ``paths`` (None: all can be read, or none is a URL).
+
+    Checked before anything is read, so a missing package is a usage slip (exit 2), never a file's error.
+    """
+    for p in paths:
+        if not is_url(p):
+            continue
+        protocol = protocol_of(p)
+        extra = _EXTRAS.get(protocol, "s3")
+        try:
+            import fsspec
+        except ImportError:
+            return f"{protocol}:// needs fsspec: pip install 'ginlog[{extra}]'"
+        try:
+            fsspec.get_filesystem_class(protocol)
+        except ImportError:
+            return f"{protocol}:// needs its fsspec package: pip install 'ginlog[{extra}]'"
+        except ValueError:
+            return f"{protocol}:// is not a protocol fsspec knows"
+    return None
+
+
+def _value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    return text
+
+
+@attrs.frozen
+class Storage:
+    """fsspec storage options, the same for every protocol of a run (sorted pairs: hashable, picklable, small)."""
+
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def parse(cls, given: Sequence[str]) -> Storage:
+        """``KEY=VALUE`` pairs (``true``/``false`` and whole numbers as such); a credential's name is refused
+        (:class:`ValueError`, a usage slip): credentials come from the environment."""
+        pairs: dict[str, Any] = {}
+        for item in given:
+            key, eq, value = item.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise ValueError(f"--storage-option takes KEY=VALUE, not {item!r}")
+            if key.lower() in SECRET_OPTIONS:
+                raise ValueError(f"--storage-option {key}: credentials come from the environment, never the command line")
+            pairs[key] = _value(value)
+        return cls(tuple(sorted(pairs.items())))
+
+    def kwargs(self) -> dict[str, Any]:
+        return dict(self.options)
+
+
+_CURRENT: list[Storage] = [Storage()]
+
+
+def current() -> Storage:
+    """The storage options in force (see :func:`using`)."""
+    return _CURRENT[-1]
+
+
+@contextlib.contextmanager
+def using(storage: Storage) -> Iterator[None]:
+    """Open URLs with ``storage``'s options while the block runs (a run's walk, a worker's task)."""
+    _CURRENT.append(storage)
+    try:
+        yield
+    finally:
+        _CURRENT.pop()
+
+
+def _fs(url: str) -> Any:
+    import fsspec
+
+    return fsspec.filesystem(protocol_of(url), **current().kwargs())
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file or folder"
+    if isinstance(exc, PermissionError):
+        return "cannot read: permission denied"
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return f"cannot read: {text[:200]}"
+
+
+@contextlib.contextmanager
+def opened(path: str) -> Iterator[str | BinaryIO]:
+    """What the reader is given for ``path``: standard input's bytes for ``-``, a URL opened through fsspec
+    (a :class:`~ginlog.errors.StoreError` where it cannot be), else the path itself (the reader opens it)."""
+    if path == "-":
+        yield sys.stdin.buffer
+        return
+    if not is_url(path):
+        yield path
+        return
+    try:
+        f = _fs(path).open(path, "rb")
+    except GinlogError:
+        raise
+    except Exception as exc:  # fsspec and its backends raise what they like: the file's error, never a traceback
+        raise StoreError(_why(exc), rule="file", path=path) from None
+    try:
+        yield f
+    finally:
+        try:
+            f.close()
+        except Exception:
+            pass
+
+
+def _joined(protocol: str, name: str) -> str:
+    return name if is_url(name) else f"{protocol}://{name}"
+
+
+def walk_url(url: str) -> Iterator[str | GinlogError]:
+    """The ``*.jsonl`` files a URL names: itself if it is a file, else every one under it, in full paths' byte
+    order, one folder listed at a time (depth first, as :func:`~ginlog.app.check.paths.iter_paths` walks a folder);
+    a :class:`~ginlog.errors.StoreError` in place of what cannot be listed or holds no match file."""
+    protocol = protocol_of(url)
+    try:
+        fs = _fs(url)
+        if any(c in url.split("://", 1)[1] for c in "*?["):
+            hits = sorted(fs.glob(url))
+            if not hits:
+                yield StoreError(f"no file matches {url}", rule="file", path=url)
+            for hit in hits:
+                yield _joined(protocol, hit)
+            return
+        info = fs.info(url)
+    except GinlogError:
+        raise
+    except Exception as exc:
+        yield StoreError(_why(exc), rule="file", path=url)
+        return
+    if info.get("type") != "directory":
+        yield url
+        return
+    found = 0
+    stack: list[list[tuple[str, bool]]] = [[(url.rstrip("/"), True)]]
+    while stack:
+        top = stack[-1]
+        if not top:
+            stack.pop()
+            continue
+        name, is_dir = top.pop()
+        if not is_dir:
+            found += 1
+            yield _joined(protocol, name)
+            continue
+        try:
+            entries = fs.ls(name, detail=True)
+        except Exception as exc:
+            found += 1
+            yield StoreError(_why(exc), rule="file", path=_joined(protocol, name))
+            continue
+        names: list[tuple[str, bool]] = []
+        for e in entries:
+            full = str(e["name"]).rstrip("/")
+            if _joined(protocol, full).rstrip("/") == _joined(protocol, name).rstrip("/"):
+                continue  # (some stores list a folder as its own first entry)
+            if e.get("type") == "directory":
+                names.append((full, True))
+            elif full.endswith(".jsonl"):
+                names.append((full, False))
+        # Sorted as the local walk sorts (a folder 'b' as 'b/'), last first: popped from the end, in order.
+        names.sort(key=lambda n: (n[0] + "/" if n[1] else n[0]).encode("utf-8", "surrogateescape"), reverse=True)
+        stack.append(names)
+    if not found:
+        yield StoreError("no match file (*.jsonl) in this folder or below it", rule="file", path=url)
