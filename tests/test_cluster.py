@@ -3,7 +3,7 @@
 One ``LocalCluster`` (processes, 2 workers) and one moto S3 server, both on 127.0.0.1, in a helper process
 shared by the module (``tests/clustering.py``: the test process keeps one thread, so ``ginlog`` runs stay
 forks); each test runs the command line against them and against the local run, and the outputs must be the
-same bytes. A killed worker and a long run are behind ``--run-slow``.
+same bytes. A killed worker, Ctrl-C and a long run are behind ``--run-slow``.
 """
 
 from __future__ import annotations
@@ -101,6 +101,7 @@ def test_stats_and_export_on_the_cluster_are_the_local_ones(
         dangling.unlink()
 
 
+@pytest.mark.slow  # (the default run's budget: the bucket's audit and stats on the cluster stay in it)
 def test_ctrl_c_stops_the_run_and_exits_130(club: Path, services: clustering.Services) -> None:
     r_out, w_out = os.pipe()
     r_err, w_err = os.pipe()
