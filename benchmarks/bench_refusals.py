@@ -33,16 +33,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PASS, MELD_BASE, MELD_END = 54, 56, 241
-HEADER_END = "[State]\n"
 
 
-def phase_name(state: Any) -> str:
-    return str(state.current_phase()).split(".")[-1]
+def _mutate() -> Any:
+    """``tests/data/openspiel/mutate.py`` (the refused fixtures' maker: its ``phase_name`` and ``text_of``), once
+    pyspiel is known to be there (it imports pyspiel)."""
+    sys.path.insert(0, str(ROOT / "tests" / "data" / "openspiel"))
+    import mutate
 
-
-def text_of(text: str, actions: list[int]) -> str:
-    head = text[: text.index(HEADER_END) + len(HEADER_END)]
-    return head + "".join(f"{a}\n" for a in actions) + "\n"
+    return mutate
 
 
 def mutations(game: Any, actions: list[int], rng: random.Random, per: int) -> list[tuple[str, list[int]]]:
@@ -50,7 +49,7 @@ def mutations(game: Any, actions: list[int], rng: random.Random, per: int) -> li
     out: list[tuple[str, list[int]]] = []
     state = game.new_initial_state()
     for i, a in enumerate(actions):
-        if not state.is_chance_node() and phase_name(state) in ("KNOCK", "LAYOFF"):
+        if not state.is_chance_node() and _mutate().phase_name(state) in ("KNOCK", "LAYOFF"):
             legal = [x for x in state.legal_actions() if x != a]
             subs = [("pass", PASS)] if a != PASS else []
             subs += [("card", rng.randrange(52)) for _ in range(per)]
@@ -114,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             text = rec.read_text()
             game, state = pyspiel.deserialize_game_and_state(text)
             for kind, mutated in mutations(game, list(state.history()), rng, args.per_position):
-                new = text_of(text, mutated)
+                new = _mutate().text_of(text, mutated)
                 kinds[kind] = kinds.get(kind, 0) + 1
                 engine = engine_verdict(pyspiel, new)
                 if engine == "unfinished":
