@@ -404,14 +404,14 @@ def check_defence(defender: list[Naive], melds: Sequence[Meld], d: Defence, limi
 # Properties: least deadwood and the arrangement
 
 
-@settings(max_examples=examples(500, quick=150), deadline=None)
+@settings(max_examples=examples(500, quick=80), deadline=None)
 @given(random_hand(10))
 def test_min_deadwood_random_10(hand: list[Naive]) -> None:
     check_best_arrangement(hand)
     assert is_big_gin([text(c) for c in hand]) is False
 
 
-@settings(max_examples=examples(1000, quick=300), deadline=None)
+@settings(max_examples=examples(1000, quick=150), deadline=None)
 @given(meld_rich_hand(10))
 def test_min_deadwood_meld_rich_10(hand: list[Naive]) -> None:
     d = check_best_arrangement(hand)
@@ -419,14 +419,14 @@ def test_min_deadwood_meld_rich_10(hand: list[Naive]) -> None:
     event("gin" if d == 0 else "knockable" if d <= 10 else "not knockable")
 
 
-@settings(max_examples=examples(500, quick=150), deadline=None)
+@settings(max_examples=examples(500, quick=80), deadline=None)
 @given(random_hand(11))
 def test_min_deadwood_random_11(hand: list[Naive]) -> None:
     d = check_best_arrangement(hand)
     assert is_big_gin([text(c) for c in hand]) is (d == 0)
 
 
-@settings(max_examples=examples(1000, quick=300), deadline=None)
+@settings(max_examples=examples(1000, quick=150), deadline=None)
 @given(meld_rich_hand(11))
 def test_min_deadwood_meld_rich_11(hand: list[Naive]) -> None:
     d = check_best_arrangement(hand)
@@ -471,7 +471,7 @@ def test_big_gin_matches_brute_force() -> None:
 # Properties: lay-offs
 
 
-@settings(max_examples=examples(400, quick=120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400, quick=70), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(layoff_case(), st.sampled_from([None, None, 1, 2]))
 def test_best_defence_matches_brute_force(case: LayoffCase, limit: int | None) -> None:
     _knocker, melds, defender = case

@@ -94,10 +94,10 @@ def check_crashes(res: rc.CrashResult, kills: int) -> None:
 
 
 def test_crashes_keep_every_returned_append(tmp_path: Path) -> None:
-    """32 SIGKILLs (8 of each variant): every append that returned is in the file, nothing
+    """16 SIGKILLs (4 of each variant; 300 behind --run-slow): every append that returned is in the file, nothing
     before the end is damaged, a torn tail is moved aside by repair, and the file audits clean."""
-    res = rc.crash_campaign(tmp_path, 32, seed=1)
-    check_crashes(res, 32)
+    res = rc.crash_campaign(tmp_path, 16, seed=1)
+    check_crashes(res, 16)
 
 
 @pytest.mark.slow
