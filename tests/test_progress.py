@@ -123,7 +123,11 @@ COMMANDS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(COMMANDS))
+#: The default run's share: one of each loop (the audit's, the data commands', the site's); the rest with --run-slow.
+QUICK_COMMANDS = frozenset({"audit --json", "stats text", "export -o", "html DIR"})
+
+
+@pytest.mark.parametrize("name", [n if n in QUICK_COMMANDS else pytest.param(n, marks=pytest.mark.slow) for n in sorted(COMMANDS)])
 def test_a_bar_on_a_terminal_and_none_when_piped(name: str, club: Path, tmp_path: Path) -> None:
     if not GINLOG.exists():
         pytest.skip(f"no console script at {GINLOG}")

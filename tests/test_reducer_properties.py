@@ -575,7 +575,7 @@ def play_match(rules: Rules, seed: int, chooser: Chooser, mode: Mode, hands: int
 # 1. Card conservation, every event of random legal playouts
 
 
-@settings(PROPS, max_examples=examples(150, quick=50))
+@settings(PROPS, max_examples=examples(150, quick=30))
 @given(
     data=st.data(),
     name=st.sampled_from(PRESETS),
