@@ -29,6 +29,7 @@ def test_bench_match_is_legal_and_ends_between_hands(bench: ModuleType, tmp_path
     assert report.state.rules.game_target == 10**9
 
 
+@pytest.mark.slow  # (the default run's budget: the benchmark scripts are type-checked there, and run here with --run-slow)
 def test_bench_cli_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     code = bench.main(["--events", "30", "--repeat", "1", "--warmup", "0"])
     assert code == 0

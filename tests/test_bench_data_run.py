@@ -17,7 +17,7 @@ def bench() -> Iterator[ModuleType]:
     yield from loaded("bench_data")
 
 
-@pytest.mark.slow  # every command over two corpora, about 5 CPU-s; the run without the page below stays in the default run
+@pytest.mark.slow  # every command over two corpora, about 5 CPU-s
 def test_bench_data_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     before = set(Path(bench.tempfile.gettempdir()).glob("bench-data-*"))
     assert bench.main(["--hands", "12", "--match-hands", "5", "--tiny", "15", "--repeat", "1", "--loads", "1"]) == 0
@@ -37,6 +37,7 @@ def test_bench_data_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str]) 
     assert set(Path(bench.tempfile.gettempdir()).glob("bench-data-*")) <= before  # cleaned up
 
 
+@pytest.mark.slow  # (the default run's budget: the benchmark scripts are type-checked there, and run here with --run-slow)
 def test_bench_data_without_the_page(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert bench.main(["--hands", "4", "--match-hands", "4", "--tiny", "0", "--repeat", "1", "--no-page"]) == 0
     text = capsys.readouterr().out

@@ -21,6 +21,7 @@ def bench() -> Iterator[ModuleType]:
     yield from loaded("bench_replay")
 
 
+@pytest.mark.slow  # (the default run's budget: the benchmark scripts are type-checked there, and run here with --run-slow)
 def test_bench_replay_runs(bench: ModuleType, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # The files the benchmark builds in memory are byte for byte what ginlog's writer writes.
     events = bench.simulate_match(bench.long_rules(), seed=5, max_hands=3)

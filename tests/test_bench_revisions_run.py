@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks" / "bench_revisions.py"
 
 
+@pytest.mark.slow  # (the default run's budget: the benchmark scripts are type-checked there, and run here with --run-slow)
 def test_bench_revisions_runs_against_itself() -> None:
     if not (ROOT / ".venv" / "bin" / "ginlog").exists():
         pytest.skip(f"the benchmark runs checkouts installed in DIR/.venv; {ROOT}/.venv has no ginlog")
