@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ import pytest
 from ginlog.app.check.paths import count_paths, iter_paths
 from ginlog.errors import GinlogError
 
+from deep_folders import remove_deep
 from test_cli import exe
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_games" / "standard-match.jsonl"
@@ -139,30 +139,7 @@ def _deep(tmp_path: Path, depth: int) -> Iterator[Path]:
         for fd in fds:
             os.close(fd)
     yield root
-    _remove_chain(root)
-
-
-def _remove_chain(root: Path) -> None:
-    """Remove root/d/d/...: each round lifts d/d into d's place and removes d, so no path ever grows long
-    (shutil.rmtree recurses, and would fail at this depth)."""
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        while "d" in os.listdir(fd):
-            sub = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-            try:
-                for name in os.listdir(sub):
-                    if name == "d":
-                        os.rename("d", "next", src_dir_fd=sub, dst_dir_fd=fd)
-                    else:
-                        os.unlink(name, dir_fd=sub)
-            finally:
-                os.close(sub)
-            os.rmdir("d", dir_fd=fd)
-            if "next" in os.listdir(fd):
-                os.rename("next", "d", src_dir_fd=fd, dst_dir_fd=fd)
-    finally:
-        os.close(fd)
-    shutil.rmtree(root)
+    remove_deep(root)
 
 
 def test_the_walk_finds_the_file_it_can_open_and_names_the_one_it_cannot(deep: Path) -> None:

@@ -18,7 +18,6 @@ import io
 import json
 import os
 import re
-import shutil
 import stat
 import tempfile
 from pathlib import Path
@@ -32,6 +31,7 @@ from hostile_campaign import Cmd, Ctx, Run, basic, campaign_of, raw_problems
 from hostile_inputs import chain, objs_of, rename
 from hostile_checks import LINE, record_file, write_file
 import reliability_campaigns as rc
+from deep_folders import remove_deep
 
 from ginlog.app.check.verdicts import MAX_JOBS
 from ginlog.app.data.formats import FORMULA_STARTS, INT_COLUMNS
@@ -305,28 +305,6 @@ def _make_deep(root: Path, depth: int, levels: set[int]) -> None:
                 os.close(out)
     finally:
         os.close(fd)
-
-
-def remove_deep(root: Path) -> None:
-    """Remove ``root/d/d/...`` with no path ever long (shutil.rmtree recurses, and fails at this depth)."""
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        while "d" in os.listdir(fd):
-            sub = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-            try:
-                for name in os.listdir(sub):
-                    if name == "d":
-                        os.rename("d", "next", src_dir_fd=sub, dst_dir_fd=fd)
-                    else:
-                        os.unlink(name, dir_fd=sub)
-            finally:
-                os.close(sub)
-            os.rmdir("d", dir_fd=fd)
-            if "next" in os.listdir(fd):
-                os.rename("next", "d", src_dir_fd=fd, dst_dir_fd=fd)
-    finally:
-        os.close(fd)
-    shutil.rmtree(root)
 
 
 DEEP_CMDS = (["audit", "--json"], ["audit"], ["stats"], ["export"], ["stats", "--json"])

@@ -68,6 +68,10 @@ R = TypeVar("R")
 __all__ = ["stats", "export", "html", "site", "page"]
 
 PLAYERS_HELP = "A players file (TOML): each player's name and the other spellings that are the same player."
+#: The options stats and export share.
+Raw = Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")]
+PlayersFile = Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files read at once (processes, or a local cluster's workers).")]
 
 
 def html(
@@ -152,9 +156,9 @@ def stats(
     paths: Annotated[list[str], typer.Argument(help="Files, folders (searched for *.jsonl) or globs.")],
     json_: Annotated[bool, typer.Option("--json", help="Machine-readable output (shape in the README).")] = False,
     csv_: Annotated[bool, typer.Option("--csv", help="One row per player.")] = False,
-    raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
-    players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files read at once (processes, or a local cluster's workers).")] = 1,
+    raw: Raw = False,
+    players_file: PlayersFile = None,
+    jobs: Jobs = 1,
     scheduler: Scheduler = None,
     storage_option: StorageOptions = [],  # noqa: B006 - read, never changed
     files_per_task: FilesPerTask = 200,
@@ -219,9 +223,9 @@ def export(
     paths: Annotated[list[str], typer.Argument(help="Files, folders (searched for *.jsonl) or globs.")],
     format: Annotated[str, typer.Option("--format", "-f", help=formats_help() + "; parquet needs ginlog[data].")] = "csv",
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="The file to write (standard output without).")] = None,
-    raw: Annotated[bool, typer.Option("--raw", help="CSV text exactly as recorded: no leading ' before =, +, -, @.")] = False,
-    players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP)] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files read at once (processes, or a local cluster's workers).")] = 1,
+    raw: Raw = False,
+    players_file: PlayersFile = None,
+    jobs: Jobs = 1,
     scheduler: Scheduler = None,
     storage_option: StorageOptions = [],  # noqa: B006 - read, never changed
     files_per_task: FilesPerTask = 200,

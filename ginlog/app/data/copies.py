@@ -51,16 +51,14 @@ from typing import IO, Any, Final, Generic, TypeVar
 
 import attrs
 
-from ginlog.app.check.verdicts import Verdict
+from ginlog.app.check.verdicts import STDIN, Verdict  # (standard input cannot be read again: it differs)
 from ginlog.errors import GinlogError
 from ginlog.log.format import MAX_LINE_BYTES
 
-__all__ = ["Copy", "Judged", "judge", "first_difference", "content_order", "Once", "counted_once", "STDIN"]
+__all__ = ["Copy", "Judged", "judge", "first_difference", "content_order", "Once", "counted_once"]
 
 T = TypeVar("T")
 
-#: What a file read from standard input is called (it cannot be read again, so it is compared by its head alone).
-STDIN: Final = "<stdin>"
 
 
 @attrs.frozen

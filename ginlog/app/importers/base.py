@@ -80,9 +80,14 @@ class Importer(abc.ABC):
         record imported twice, or by another ginlog, is one match to the standings (:mod:`ginlog.app.data.copies`).
 
         >>> import tempfile
+        >>> class Pad(Importer):
+        ...     '''Score pads.'''
+        ...     name, pattern = "pad", "*.pad"
+        ...     def read(self, path: str) -> list[Any]:
+        ...         return []
         >>> with tempfile.NamedTemporaryFile(suffix=".pad") as f:
         ...     _ = f.write(b"a record"); f.flush()
-        ...     ids = {Importer.match_id(IMPORTERS.get("x") or _Named(), f.name) for _ in range(2)}
+        ...     ids = {Pad().match_id(f.name) for _ in range(2)}
         >>> len(ids), len(ids.pop())
         (1, 32)
         """
@@ -137,12 +142,6 @@ class Importer(abc.ABC):
             if err is not None:
                 err.write(exc.one_line() + "\n")
             return 0, 1
-
-
-class _Named:
-    """(For the doctest of :meth:`Importer.match_id`: anything with a name.)"""
-
-    name = "pad"
 
 
 def read_record_text(path: str) -> str:
