@@ -34,10 +34,13 @@ from typing import Any, Final, Generic, TypeVar
 
 import attrs
 
-from ginlog.app.check.sources import MissingExtra, Storage, using
+from ginlog.app.check.sources import MissingExtra, Storage, Unlistable, list_here, using
 from ginlog.errors import GinlogError
 
-__all__ = ["FILES_PER_TASK", "ClusterError", "Mismatch", "run_batch", "DaskExecutor", "connect", "INSTALL"]
+__all__ = [
+    "FILES_PER_TASK", "ClusterError", "Mismatch", "run_batch", "list_task", "DaskLister", "DaskExecutor", "connect",
+    "INSTALL",
+]
 
 R = TypeVar("R")
 
@@ -75,6 +78,51 @@ def run_batch(reading: Callable[[str], R], paths: tuple[str, ...], storage: Stor
         return Mismatch(__version__, f"{socket.gethostname()} (pid {os.getpid()})")
     with using(storage):
         return [reading(p) for p in paths]
+
+
+def list_task(op: str, arg: str, storage: Storage, version: str) -> Any:
+    """One listing question (:class:`~ginlog.app.check.sources.Lister`) answered on a worker: the answer, a
+    :class:`Mismatch`, or ``("unlistable", why)`` where the store says no (that place's error, as locally)."""
+    from ginlog import __version__
+
+    if __version__ != version:
+        import socket
+
+        return Mismatch(__version__, f"{socket.gethostname()} (pid {os.getpid()})")
+    with using(storage):
+        try:
+            return list_here(op, arg)
+        except Unlistable as exc:
+            return ("unlistable", str(exc))
+
+
+class DaskLister:
+    """A :class:`~ginlog.app.check.sources.Lister` whose questions are tasks: the workers list the store.
+
+    One task a folder (a listing is one request of up to 1,000 keys on S3, a few ms of Dask's time a task):
+    the client holds one folder's names at a time, as the local walk does, and never opens the store itself,
+    so it needs neither the store's network nor its credentials.
+    """
+
+    def __init__(self, owner: DaskExecutor) -> None:
+        self._owner = owner
+
+    def _ask(self, op: str, arg: str) -> Any:
+        value = self._owner._call(list_task, op, arg)
+        if isinstance(value, tuple) and len(value) == 2 and value[0] == "unlistable":
+            raise Unlistable(value[1])
+        return value
+
+    def glob(self, url: str) -> list[str]:
+        result: list[str] = self._ask("glob", url)
+        return result
+
+    def is_dir(self, url: str) -> bool:
+        return bool(self._ask("is_dir", url))
+
+    def ls(self, name: str) -> list[tuple[str, bool]]:
+        result: list[tuple[str, bool]] = self._ask("ls", name)
+        return result
 
 
 class _Batch(Generic[R]):
@@ -148,6 +196,16 @@ class DaskExecutor:
         self._closed = False
 
     @property
+    def lister(self) -> DaskLister:
+        """Lists URL prefixes on the workers (the loop's walk asks it: :func:`~ginlog.app.check.verdicts.verdicts`)."""
+        return DaskLister(self)
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args, storage, version)`` as one task, waited for (a listing: small, and needed before the next)."""
+        key = f"ginlog-list-{self._run}-{next(self._count)}"
+        return self._taken(self._client.submit(fn, *args, self._storage, self._version, key=key, pure=False))
+
+    @property
     def window(self) -> int:
         """How many files the loop may have in flight: ``tasks_ahead`` batches' worth."""
         return self._size * self._ahead
@@ -176,7 +234,15 @@ class DaskExecutor:
         self._sent[id(batch)] = batch
 
     def _gather(self, batch: _Batch[R]) -> list[R]:
-        future = batch.future
+        try:  # (on the cluster until taken: a Ctrl-C while waiting cancels it with the rest)
+            results: list[R] = self._taken(batch.future)
+        finally:
+            self._sent.pop(id(batch), None)
+            batch.future = None
+        return results
+
+    def _taken(self, future: Any) -> Any:
+        """A task's value, taken once (the future released), or the one error that says why there is none."""
         try:
             value = future.result()
         except GinlogError:
@@ -184,8 +250,6 @@ class DaskExecutor:
         except Exception as exc:  # a task that failed on the cluster (a worker that cannot import ginlog, killed too often)
             raise ClusterError(_task_failed(exc)) from None
         finally:
-            self._sent.pop(id(batch), None)
-            batch.future = None
             try:
                 future.release()
             except Exception:
@@ -195,8 +259,7 @@ class DaskExecutor:
                 f"a worker has ginlog {value.version}, this client {self._version} ({value.where}): "
                 "install the same version on every worker"
             )
-        results: list[R] = value
-        return results
+        return value
 
     def close(self, cancel: bool = False) -> None:
         """End the run: with ``cancel``, what is still on the cluster is cancelled; a cluster of our own is shut.

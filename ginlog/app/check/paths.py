@@ -49,7 +49,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ginlog.app.check.sources import is_url
+from ginlog.app.check.sources import Lister, is_url
 from ginlog.errors import GinlogError, StoreError
 
 __all__ = ["iter_paths", "count_paths", "expand_paths"]
@@ -213,12 +213,15 @@ def _notice(notices: list[dict[str, Any]] | None, path: str, message: str) -> No
         notices.append({"file": path, "line": None, "event": None, "rule": "copy", "message": message})
 
 
-def iter_paths(paths: Iterable[str], notices: list[dict[str, Any]] | None = None) -> Iterator[str | GinlogError]:
+def iter_paths(
+    paths: Iterable[str], notices: list[dict[str, Any]] | None = None, lister: Lister | None = None
+) -> Iterator[str | GinlogError]:
     """Each file the arguments name, in order, each once; a :class:`StoreError` where something cannot be searched.
 
     ``notices``, if given, gets a warning (rule ``copy``, as ``--json`` gives warnings) for each argument that
     named again what was searched already (a folder by a second name, a file named twice or inside a folder
-    named too): read once, and said, so that a club sees that two of its names are one folder.
+    named too): read once, and said, so that a club sees that two of its names are one folder. ``lister``
+    lists URL prefixes (:func:`~ginlog.app.check.sources.walk_url`; a cluster's lists on its workers).
 
     >>> import os, tempfile
     >>> root = tempfile.mkdtemp(); open(os.path.join(root, "a.jsonl"), "w").close()
@@ -240,7 +243,7 @@ def iter_paths(paths: Iterable[str], notices: list[dict[str, Any]] | None = None
         if is_url(p):  # an fsspec URL (s3://bucket/club/): listed through fsspec, in the same order
             from ginlog.app.check.sources import walk_url
 
-            yield from walk_url(p)
+            yield from walk_url(p, lister)
             continue
         try:
             st = os.stat(p)

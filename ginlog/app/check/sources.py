@@ -30,7 +30,7 @@ import contextlib
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, BinaryIO, Final
+from typing import Any, BinaryIO, Final, Protocol
 
 import attrs
 
@@ -38,7 +38,7 @@ from ginlog.errors import GinlogError, StoreError
 
 __all__ = [
     "is_url", "protocol_of", "Storage", "SECRET_OPTIONS", "using", "current", "opened", "walk_url", "missing_extra",
-    "MissingExtra",
+    "MissingExtra", "Lister", "HereLister", "Unlistable", "list_here",
 ]
 
 _URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
@@ -183,27 +183,92 @@ def _joined(protocol: str, name: str) -> str:
     return name if is_url(name) else f"{protocol}://{name}"
 
 
-def walk_url(url: str) -> Iterator[str | GinlogError]:
+class Unlistable(Exception):
+    """What a :class:`Lister` raises where a URL cannot be listed: the message is the one line why."""
+
+
+class Lister(Protocol):
+    """Where a URL prefix is listed: in this process (:class:`HereLister`), or on a cluster's worker.
+
+    Three questions, each answered with plain data (names, not file objects: a worker's answer is pickled back),
+    or :class:`Unlistable`. Under ``--scheduler`` the workers list (``ginlog.app.check.cluster``), so the client
+    needs no access to the store: the workers read what they listed.
+    """
+
+    def glob(self, url: str) -> list[str]:
+        """The names a pattern matches, sorted."""
+        ...
+
+    def is_dir(self, url: str) -> bool:
+        """Whether ``url`` is a folder (a prefix), not a file."""
+        ...
+
+    def ls(self, name: str) -> list[tuple[str, bool]]:
+        """The folders and ``*.jsonl`` files directly in folder ``name``: (name, is a folder), in no order."""
+        ...
+
+
+def list_here(op: str, arg: str) -> Any:
+    """One :class:`Lister` question answered through fsspec in this process, with the storage options in force
+    (:func:`using`); :class:`Unlistable` where it cannot be. What a cluster's listing task runs on a worker."""
+    try:
+        fs = _fs(arg)
+        if op == "glob":
+            return sorted(str(hit) for hit in fs.glob(arg))
+        if op == "is_dir":
+            return fs.info(arg).get("type") == "directory"
+        names: list[tuple[str, bool]] = []
+        for e in fs.ls(arg, detail=True):
+            full = str(e["name"]).rstrip("/")
+            if e.get("type") == "directory":
+                names.append((full, True))
+            elif full.endswith(".jsonl"):
+                names.append((full, False))
+        return names
+    except GinlogError:
+        raise
+    except Exception as exc:  # fsspec and its backends raise what they like: one line why, never a traceback
+        raise Unlistable(_why(exc)) from None
+
+
+class HereLister:
+    """A :class:`Lister` that lists in this process (a command without ``--scheduler``)."""
+
+    def glob(self, url: str) -> list[str]:
+        result: list[str] = list_here("glob", url)
+        return result
+
+    def is_dir(self, url: str) -> bool:
+        return bool(list_here("is_dir", url))
+
+    def ls(self, name: str) -> list[tuple[str, bool]]:
+        result: list[tuple[str, bool]] = list_here("ls", name)
+        return result
+
+
+def walk_url(url: str, lister: Lister | None = None) -> Iterator[str | GinlogError]:
     """The ``*.jsonl`` files a URL names: itself if it is a file, else every one under it, in full paths' byte
     order, one folder listed at a time (depth first, as :func:`~ginlog.app.check.paths.iter_paths` walks a folder);
-    a :class:`~ginlog.errors.StoreError` in place of what cannot be listed or holds no match file."""
+    a :class:`~ginlog.errors.StoreError` in place of what cannot be listed or holds no match file.
+
+    ``lister`` answers the listing questions (default: this process, :class:`HereLister`); a cluster's makes
+    its workers list, so the walk's requests to the store are made where the files are read.
+    """
     protocol = protocol_of(url)
+    ask: Lister = HereLister() if lister is None else lister
     try:
-        fs = _fs(url)
         if any(c in url.split("://", 1)[1] for c in "*?["):
-            hits = sorted(fs.glob(url))
+            hits = ask.glob(url)
             if not hits:
                 yield StoreError(f"no file matches {url}", rule="file", path=url)
             for hit in hits:
                 yield _joined(protocol, hit)
             return
-        info = fs.info(url)
-    except GinlogError:
-        raise
-    except Exception as exc:
-        yield StoreError(_why(exc), rule="file", path=url)
+        folder = ask.is_dir(url)
+    except Unlistable as exc:
+        yield StoreError(str(exc), rule="file", path=url)
         return
-    if info.get("type") != "directory":
+    if not folder:
         yield url
         return
     found = 0
@@ -219,20 +284,14 @@ def walk_url(url: str) -> Iterator[str | GinlogError]:
             yield _joined(protocol, name)
             continue
         try:
-            entries = fs.ls(name, detail=True)
-        except Exception as exc:
+            entries = ask.ls(_joined(protocol, name))
+        except Unlistable as exc:
             found += 1
-            yield StoreError(_why(exc), rule="file", path=_joined(protocol, name))
+            yield StoreError(str(exc), rule="file", path=_joined(protocol, name))
             continue
-        names: list[tuple[str, bool]] = []
-        for e in entries:
-            full = str(e["name"]).rstrip("/")
-            if _joined(protocol, full).rstrip("/") == _joined(protocol, name).rstrip("/"):
-                continue  # (some stores list a folder as its own first entry)
-            if e.get("type") == "directory":
-                names.append((full, True))
-            elif full.endswith(".jsonl"):
-                names.append((full, False))
+        here = _joined(protocol, name).rstrip("/")
+        # (some stores list a folder as its own first entry)
+        names = [(full, d) for full, d in entries if _joined(protocol, full).rstrip("/") != here]
         # Sorted as the local walk sorts (a folder 'b' as 'b/'), last first: popped from the end, in order.
         names.sort(key=lambda n: (n[0] + "/" if n[1] else n[0]).encode("utf-8", "surrogateescape"), reverse=True)
         stack.append(names)

@@ -339,7 +339,7 @@ def verdicts(
     *,
     executor: Executor | None = None,
     window: int | None = None,
-    walk: Callable[[Any], Iterator[str | GinlogError]] | None = None,
+    walk: Callable[..., Iterator[str | GinlogError]] | None = None,
 ) -> Generator[R | Failed, None, None]:
     """Each file the arguments name, read by ``reading``, its result given back in the order of the files.
 
@@ -351,7 +351,8 @@ def verdicts(
     :class:`Failed` in its place. Standard input (``-``) is read in this
     process, never by a worker (a worker's standard input is not the
     user's). ``walk`` lists the files (:func:`~ginlog.app.check.paths.iter_paths`
-    by default), once. On any exception, Ctrl-C among them, the executor is
+    by default), once; given the executor's ``lister`` if it has one (a cluster's: its workers list URL
+    prefixes, so the client needs no access to the store). On any exception, Ctrl-C among them, the executor is
     stopped before it goes on up.
     """
     if walk is None:
@@ -365,7 +366,8 @@ def verdicts(
     waiting: collections.deque[Pending[R | Failed]] = collections.deque()
     done = False
     try:
-        for item in walk(paths):
+        lister = getattr(ex, "lister", None)  # a cluster's executor lists URL prefixes on its workers
+        for item in walk(paths) if lister is None else walk(paths, lister=lister):
             if isinstance(item, GinlogError):
                 waiting.append(_Done(Failed.of(item)))
             elif item == "-" and not isinstance(ex, Sequential):
