@@ -86,6 +86,20 @@ def test_an_audit_of_a_bucket_on_the_cluster_is_the_local_audit_byte_for_byte(
     assert remote.stderr.replace("s3://club/", f"{club}/") == local.stderr
 
 
+def test_an_anchor_on_a_url_is_checked_with_the_runs_storage_and_by_the_workers(
+        club: Path, services: clustering.Services, tmp_path: Path) -> None:
+    head = json.loads(cli("audit", club / "standard-match.jsonl", "--json").stdout)["files"][0]["head"]
+    blind = {k: v for k, v in _env().items() if not k.startswith("AWS_")}  # (as above: only the workers can read)
+    blind.update(AWS_SHARED_CREDENTIALS_FILE=str(tmp_path / "none"), AWS_CONFIG_FILE=str(tmp_path / "none"))
+    on = ("--scheduler", services.scheduler, "--storage-option", f"endpoint_url={services.endpoint}")
+    kept = cli("audit", "s3://club/standard-match.jsonl", "--anchor", head[:16], "-q", *on, env=blind)
+    assert kept.returncode == 0, kept.stderr
+    other = cli("audit", "s3://club/standard-match.jsonl", "--anchor", "0" * 16, "-q", *on, env=blind)
+    assert other.returncode == 1 and "Problems by rule: anchor 1" in other.stdout
+    folder = cli("audit", "s3://club/", "--anchor", head[:16], *on, env=blind)
+    assert folder.returncode == 2 and "--anchor checks one file" in folder.stderr
+
+
 @pytest.mark.parametrize("command", [
     ("stats", "--json"), pytest.param(("export", "--format", "jsonl"), marks=pytest.mark.slow),
 ])

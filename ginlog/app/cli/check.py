@@ -164,7 +164,7 @@ def audit(
         if not _ANCHOR.fullmatch(anchor):
             usage(f"--anchor takes a head hash, 12 to 64 hex digits, not {anchor!r}")
         anchor = anchor.lower()
-        if len(paths) != 1 or sum(1 for _ in itertools.islice(iter_paths(paths), 2)) != 1:
+        if len(paths) != 1:
             usage("--anchor checks one file; give exactly one")
     if require_seals not in (None, "all", "any"):
         usage(f"--require-seals takes all or any, not {require_seals!r}")
@@ -184,6 +184,10 @@ def audit(
     require: Literal["all", "any"] | None = "all" if require_seals == "all" else "any" if require_seals == "any" else None
     try:
         with using(run.storage):
+            # (a URL is asked with the run's storage options, by the workers under --scheduler: as the audit will)
+            if anchor is not None and sum(1 for _ in itertools.islice(iter_paths(
+                    paths, lister=getattr(run.executor, "lister", None)), 2)) != 1:
+                usage("--anchor checks one file; give exactly one")
             _audit_run(paths, run, summary, terminal, jobs=jobs, anchor=anchor, max_errors=max_errors, json_=json_,
                        quiet=quiet, keyring=keyring, require=require, notices=notices)
     finally:
