@@ -16,6 +16,9 @@ The issue's sizes are ``--small 10000,100000 --big 1000`` (10,000 and 100,000 sm
    ``getrusage(RUSAGE_CHILDREN)`` (the workers are the command's children, waited for, so they are in it),
    and as wall seconds; the client's own peak memory (``ru_maxrss`` of the command's process alone, not of
    its workers) is reported by a small wrapper around ``main()``.
+   With ``--remote``, a third: the same audit against a scheduler and two workers started beforehand in a
+   process of their own (``tests/clustering.py``), as a real cluster is: only the client's own CPU and peak
+   memory are the command's (the scheduler's logs are not in it, as they are with ``local``).
 3. Printed: per set, each command's CPU-s (minimum of the rounds), CPU per file, wall, client peak RSS, and
    the ratio cluster ÷ pool; the goal is at most 1.3×. And the per-file figures the model in
    ``docs/PERFORMANCE.md`` is made from: the cluster's fixed cost (start-up) and its per-file cost.
@@ -24,6 +27,7 @@ The issue's sizes are ``--small 10000,100000 --big 1000`` (10,000 and 100,000 sm
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import resource
 import shutil
@@ -116,6 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--big-bytes", type=int, default=1_000_000, help="the size of a big file")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--files-per-task", type=int, default=200)
+    ap.add_argument("--remote", action="store_true",
+                    help="also against a scheduler and 2 workers in a process of their own (tests/clustering.py): "
+                         "the client's own CPU and peak memory, the scheduler not in it")
     ns = ap.parse_args(argv)
     try:
         import distributed  # noqa: F401
@@ -131,7 +138,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"audit --jobs 2 against audit --scheduler local --jobs 2 ({os.cpu_count()} CPUs; "
           f"{ns.files_per_task} files a task; CPU of the whole process tree, minimum of {ns.rounds} round(s))")
     ratios = []
-    with tempfile.TemporaryDirectory(prefix="bench-dask-") as tmp:
+    remote = None
+    if ns.remote:
+        sys.path.insert(0, str(ROOT / "tests"))
+        import clustering
+
+        remote = clustering.start(2)
+    with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory(prefix="bench-dask-") as tmp:
+        if remote is not None:
+            stack.callback(remote.stop)
         rss_file = os.path.join(tmp, "rss")
         for label, n, data in sets:
             folder = Path(tmp) / "files"
@@ -141,6 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "cluster": ["audit", str(folder), "-q", "--jobs", "2", "--scheduler", "local",
                             "--files-per-task", str(ns.files_per_task)],
             }
+            if remote is not None:
+                commands["remote"] = ["audit", str(folder), "-q", "--scheduler", remote.scheduler,
+                                      "--files-per-task", str(ns.files_per_task)]
             best: dict[str, tuple[float, float, int]] = {}
             for _round in range(ns.rounds):
                 for name, args in commands.items():
@@ -149,6 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         best[name] = (cpu, wall, rss)
             print(f"{label}:")
             for name, (cpu, wall, rss) in best.items():
+                if name == "remote":  # (the workers are the helper's children: only the client's own CPU here)
+                    print(f"  {name:8s} {cpu:8.2f} CPU-s of the client alone  {wall:7.2f} s wall  "
+                          f"client peak {rss / 1024:6.1f} MB")
+                    continue
                 print(f"  {name:8s} {cpu:8.2f} CPU-s  {1000 * cpu / n:7.3f} ms a file  {wall:7.2f} s wall  "
                       f"client peak {rss / 1024:6.1f} MB")
             ratio = best["cluster"][0] / best["pool"][0]
