@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ginlog.app.record import language
-from ginlog.app.record.completion import AFTER_WORDS, ENTRY_WORDS
+from ginlog.app.record.completion import ENTRY_WORDS, words_now
 from ginlog.app.record.entry import parse_entry
 from ginlog.app.record.prompt import ReadLine, piped, yes_no
 from ginlog.app.record.rematch import start_rematch
@@ -43,7 +43,8 @@ __all__ = ["run_recorder", "Recorder"]
 #: ``help`` at the recorder: the entry language's table (ginlog.app.record.language), then the recorder's words.
 HELP = language.help_text((
     ("table | help | quit", "the table now; this list; stop (resume later with 'ginlog record')"),
-)) + "\nCards: 7h, 10h, th, 7\u2665 ...  At a terminal: Tab completes, Up/Down recall, Ctrl-C clears the line."
+)) + ("\nCards: 7h, 10h, th, 7\u2665 ...; a list: 2h 3h 4h, 2h3h4h or 234h (ranks before the suit they share)."
+   "\nAt a terminal: Tab completes what may be legal now, Up/Down recall, Ctrl-C clears the line.")
 
 AFTER_HELP = """The match is over. Now:
   undo                 undo the last event (reopens the match; asks first)
@@ -108,7 +109,8 @@ class Recorder:
         return self.session.state
 
     def words(self) -> Sequence[str]:
-        return AFTER_WORDS if self.session is not None and self.session.state.finished else ENTRY_WORDS
+        """The first words Tab offers: those that may be legal now (completion.words_now)."""
+        return words_now(self.session.state) if self.session is not None else ENTRY_WORDS
 
     def say(self, text: str = "") -> None:
         # Through the sink, every line made visible: record text reaches the terminal seen, never acted on.
