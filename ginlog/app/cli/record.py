@@ -135,7 +135,7 @@ def undo(
     Example: ginlog undo friday.jsonl --reason "wrong card"
     """
     from ginlog.app.record.prompt import yes_no
-    from ginlog.app.record.undoing import reopen_question, reopens, undone_text
+    from ginlog.app.record.undoing import reopen_question, reopens, undo_target, undone_text
     from ginlog.errors import GinlogError, IllegalMove
     from ginlog.match.session import MatchSession
     require_match_file(match)
@@ -148,7 +148,7 @@ def undo(
             fail(IllegalMove("the match is over and undo would reopen it: give --reopen (nothing written)",
                              rule="reopen", path=match))
         try:
-            answer = input(reopen_question(session.state))
+            answer = input(reopen_question(session.state, undo_target(match, session.timeline)))
         except (EOFError, KeyboardInterrupt):
             answer = "n"
         if yes_no(answer, default=False) is not True:
