@@ -293,7 +293,7 @@ def _wordless(text: str, first: str, tail: str, timeline: Timeline) -> list[Even
     with the entry word it was probably meant to be.
     """
     state = timeline.state
-    if first[:1] == "[" or _cards_word(first) is not None:
+    if first[:1] == "[" or first[:1].isdigit() or _cards_word(first) is not None:  # 2h3x: the card's own error
         return _bare(text, timeline)
     if tail:
         quoted_name = first[:1] in "'\"\u201c\u2018"
