@@ -70,6 +70,11 @@ def new(
         fail(exc)
     said = f"{match}: new match, {a} v {b}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else "")
     Terminal().out(said)
+    from ginlog.app.record.language import WORDS, name_clash  # issue 21: entry words win over a name's prefix
+    for name in (a, b):
+        if (word := name_clash(name)) is not None:
+            Terminal().out(f"warning: at the table {word!r} is the entry word {WORDS[word]!r}, not {name}: type more"
+                           f" of the name, or quote it ('{name}' take)")
 
 
 def _rematch(match: str, old: str, title: str | None) -> None:

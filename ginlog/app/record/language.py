@@ -195,17 +195,17 @@ def near_word(typed: str, words: typing.Iterable[str] | None = None) -> str | No
 
 
 def name_clash(name: str) -> str | None:
-    """The entry word a player's name is, or begins with (``Stock``, ``Upton``; not the one-letter forms, which
-    only mean a name is typed with two letters or more), or None.
+    """The entry word's spelling a player's name is, or begins with (``Stock``; ``Upton`` begins with ``up``; not
+    the one-letter forms, which only mean a name is typed with two letters or more), or None.
 
     Entry words win over a name's prefix at the table (``up`` is ``upcard``, never Upton), so such a player is
     typed by more of the name (``upt take``) or quoted (``'Up' +25``); ``ginlog new`` warns.
 
     >>> name_clash("Sue"), name_clash("Upton"), name_clash("P"), name_clash("Ann")
-    (None, 'upcard', 'pass', None)
+    (None, 'up', 'p', None)
     """
     key = name.casefold()
-    for spelling, word in WORDS.items():
+    for spelling in sorted(WORDS, key=len, reverse=True):
         if key == spelling or len(spelling) > 1 and key.startswith(spelling):
-            return word
+            return spelling
     return None
