@@ -381,7 +381,7 @@ def test_the_points_event_round_trips_through_its_entry() -> None:
 _RANK_SPELLINGS = {1: ["a", "A"], 10: ["10", "t", "T"], 11: ["j", "J"], 12: ["q", "Q"], 13: ["k", "K"]}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(cards=st.lists(st.sampled_from(range(52)), min_size=1, max_size=11, unique=True), data=st.data())
 def test_a_compact_card_list_reads_as_a_naive_splitter_reads_it(cards: list[int], data: st.DataObject) -> None:
     """Any mix of ``2h 3h``, ``2h3h`` and ``23h`` (ranks before the suit they share) reads as the cards one by one."""

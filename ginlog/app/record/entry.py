@@ -17,6 +17,14 @@ and never another entry: no ending word (``d``, ``k``, ``g``...) spells a
 card, so ``s 7h`` stays "stock, the card is 7h". In table view ``s d 7h``
 needs no drawn card; ``s g`` needs the hand known (ginlog picks the card).
 
+Terse forms (issue 21), each the one entry of its phase that takes a card,
+so never ambiguous: a card alone is the upcard between hands, ``s d CARD``
+before a draw, the discard after one, and cards alone at the end are the
+hand shown (``show`` left out). A list of cards may run together and share a
+suit (``2h3h4h``, ``234h``: :func:`ginlog.game.cards.split_cards`).
+``NAME ENTRY`` (``bob take``) says who, and is refused unless it is their
+turn; an unknown word is refused naming the entry it was probably meant to be.
+
 Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
 ``result gin NAME DEFENDER_DW``, ``result biggin NAME DEFENDER_DW``,
 ``result void``; add ``upcard CARD`` under Oklahoma. The quickest pad form is
@@ -363,9 +371,11 @@ def _bare(text: str, timeline: Timeline) -> list[Event]:
             raise EntryError(f"{hand.pile_top.pretty} is the top of the pile: 't' takes it; a card alone is a draw"
                              " from the stock and that card's discard", rule="entry")
         return parse_entry("stock discard " + card, timeline)
-    if now in ("offer", "wall"):
+    if now == "offer":
         raise EntryError("at the upcard offer it is 'take' or 'pass'; a card alone comes after it"
                          " (a draw from the stock and that discard)", rule="entry")
+    if now == "wall":
+        raise EntryError("at the two-card stock it is 'take' (only to knock or go gin) or 'pass'", rule="entry")
     if now == "setup":
         raise EntryError("choose the first dealer first ('dealer NAME' or 'cut ...'); a card alone deals after that",
                          rule="entry")
