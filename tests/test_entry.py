@@ -78,7 +78,7 @@ def _short(ev: Event, rng: random.Random) -> str:
     return f"{word} {rest}".strip()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)  # 30 before issue 21's tests: the budget pays for theirs
 @given(name=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 10_000), mode=st.sampled_from(["full", "table"]))
 def test_every_simulated_turn_is_one_entry(name: str, seed: int, mode: str) -> None:
     """Draw and ending typed on one line are the same two events as the two entries, in either mode."""

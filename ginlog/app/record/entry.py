@@ -337,7 +337,8 @@ def _said_by(player: str, rest: str, timeline: Timeline) -> list[Event]:
         return [Note(text=text, player=player)]
     if word is None and m is not None and not (m.group(1)[:1] == "[" or _cards_word(m.group(1)) is not None):
         near = language.near_word(m.group(1))
-        hint = f"; did you mean {quoted(' '.join([near, m.group(2)]).strip())}?" if near else " (bob take, bob s d 7h, ann 7h)"
+        hint = (f"; did you mean {quoted(' '.join([near, m.group(2)]).strip())}?" if near
+                else " (bob take, 'Mary Ann' s d 7h: quote a name with a space)")
         raise EntryError(f"'NAME ENTRY' takes an entry after the name, not {quoted(m.group(1))}{hint}", rule="entry")
     if word is not None and word not in _SAID_BY:
         raise EntryError(f"'NAME ENTRY' says who takes a turn (take, pass, stock, discard, knock, gin, show, a card)"
