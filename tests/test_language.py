@@ -103,8 +103,9 @@ def test_legal_actions_speak_the_table() -> None:
         for seq, event in enumerate([*events[1:], None], start=2):
             for action in legal_actions(tl.state):
                 first = action.split()[0]
-                assert first in language.WORDS, action
-                seen.add(language.WORDS[first])
+                assert first in language.WORDS or first in forms, action
+                seen.add(language.WORDS.get(first, first))
+                assert not re.search(r"\b[2-9TJQKA][SCDH]\b", action), f"{action!r}: a card as the log shows it (K♦)"
                 for alternatives in re.findall(r"\[(\w+(?:\|\w+)+) CARD\]", action):
                     for word in alternatives.split("|"):
                         assert language.WORDS.get(word) in language.ENDS_TURN, action
@@ -112,7 +113,7 @@ def test_legal_actions_speak_the_table() -> None:
                     assert form in forms, action
             if event is not None:
                 tl = apply(tl, event, seq)
-    assert {"dealer", "cut", "upcard", "take", "pass", "stock", "discard", "knock", "gin", "show"} <= seen
+    assert {"dealer", "cut", "upcard", "take", "pass", "stock", "discard", "knock", "gin", "show", "CARD"} <= seen
 
 
 # ---------------------------------------------------------------------------
@@ -135,3 +136,31 @@ def test_a_pasted_screenful_is_refused_by_the_recorder_too(tmp_path: Path) -> No
     run = exe("record", m, input="dealer " + "Ann " * 50_000 + "\nquit\n")
     said = [line for line in (run.stdout + run.stderr).splitlines() if "no entry is longer than" in line]
     assert run.returncode == 1 and len(said) == 1 and len(said[0]) < 200, said
+
+
+def test_legal_now_follows_the_phase() -> None:
+    """The table says when each entry may be legal: completion and a page's buttons offer only those."""
+    events = simulate_match(preset("standard"), seed=2, max_hands=1)
+    tl = start(events[0])
+    seen = {}
+    for seq, event in enumerate(events[1:], start=2):
+        now = language.phase_of(tl.state)
+        words = {e.word for e in language.legal_now(tl.state) if e.word}
+        seen[now] = words
+        typed = entry.entry_for(event)
+        assert typed is not None
+        first = typed.split()[0]
+        assert language.WORDS[first] in words, (now, typed)  # what was typed is among what is offered
+        tl = apply(tl, event, seq)
+    assert seen["offer"] & {"stock", "discard", "dealer"} == set() and {"take", "pass"} <= seen["offer"]
+    assert "discard" not in seen["draw"] and "stock" not in seen["discard"]
+
+
+def test_a_name_that_is_or_begins_with_an_entry_word_is_warned_of_at_new(tmp_path: Path) -> None:
+    assert [language.name_clash(n) for n in ("Upton", "Stock", "T", "Tom", "Ann", "Dealey")] == [
+        "up", "stock", "t", None, None, "deal"]
+    run = exe("new", tmp_path / "m.jsonl", "--player", "Upton", "--player", "Bob")
+    assert run.returncode == 0
+    assert "warning: at the table 'up' is the entry word 'upcard', not Upton: type more of the name" in run.stdout
+    quiet = exe("new", tmp_path / "n.jsonl", "--player", "Ann", "--player", "Bob")
+    assert "warning" not in quiet.stdout + quiet.stderr

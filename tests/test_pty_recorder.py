@@ -190,9 +190,9 @@ def test_the_question_re_asks_on_junk_and_takes_an_entry_instead(match: Path) ->
     played(match, [*TO_DISCARD[:5], "knock qc"])
     t = Table("record", match)
     t.expect("Bob: show CARD")
-    t.line(SHOWS[0], "Accept? [Y/n] (Enter = yes)")
+    t.line(SHOWS[0], "Accept Bob's hand as arranged (event 8)? [Y/n] (Enter = yes)")
     t.line("maybe", "Answer y or n (Enter = yes)")
-    t.expect("Accept? [Y/n]")
+    t.expect("(event 8)? [Y/n]")
     t.line("show [2h 3h 4h] [8c 8d 8s] [5s 6s 7s] ad", "taken as your entry instead: show [2h 3h 4h]")
     t.expect("ok 8: Bob shows")
     t.line("quit", "Stopped at event 8")
@@ -201,13 +201,20 @@ def test_the_question_re_asks_on_junk_and_takes_an_entry_instead(match: Path) ->
     assert last["type"] == "hand_shown" and last["melds"] is not None  # the melds typed, not the proposal
 
 
-def test_undo_names_the_move_it_undoes(match: Path) -> None:
+def test_undo_names_the_move_it_undoes_and_one_recalled_by_up_asks_again(match: Path) -> None:
+    """Issue 21: inside a hand, Up then Enter re-ran 'undo' and undid a show; now it asks, naming the event."""
     played(match, TO_DISCARD)
     t = Table("record", match)
     t.expect("Ann: stock")
-    t.line("undo", "undone: event 7, Bob discards Q♣")
+    t.line("undo", "Undo event 7, Bob discards Q♣? [y/N]")
+    t.line("y", "undone: event 7, Bob discards Q♣")
+    t.mark()
+    t.send("\x1b[A\r")  # Up recalls 'undo' (the answer 'y' is not kept), Enter runs it: it asks
+    t.expect("Undo event 6, Bob draws from the stock? [y/N]")
+    t.line("", "Not written.")  # Enter is no
     t.line("quit", "Stopped at event 8")
     assert t.end()[0] == 0
+    assert len(match.read_text().splitlines()) == 8
 
 
 def test_the_recorder_stays_open_at_the_end_and_undo_there_asks_and_reopens(over: Path) -> None:
@@ -216,13 +223,14 @@ def test_the_recorder_stays_open_at_the_end_and_undo_there_asks_and_reopens(over
     t.expect("'undo' reopens it")
     t.expect("Match over (Bob won")  # the status line says so too
     t.line("undo", "The match is over (Bob won")
-    t.expect("Undo reopens it. Undo? [y/N]")
+    t.expect("Undo event 9, Ann shows")
+    t.expect("it? [y/N]")  # (the line wraps at 100 columns)
     t.line("", "Not undone.")  # Enter is no
     assert read_match(str(over)).state.finished  # type: ignore[union-attr] # read_match raises rather than give None
-    t.line("undo", "Undo? [y/N]")
+    t.line("undo", "it? [y/N]")
     t.line("y", "undone: event 9, Ann shows")
     t.expect("Ann: show CARD")  # reopened: Ann to show again
-    t.line(SHOWS[1], "Accept? [Y/n]")
+    t.line(SHOWS[1], "(event 9)? [Y/n]")
     t.line("y", "Winner: Bob")
     t.line(f"rematch {over.with_name('next.jsonl')}", "a rematch of")
     t.expect("Waiting for the first dealer")  # now recording the rematch
@@ -264,7 +272,8 @@ def test_hostile_text_reaches_the_terminal_in_visible_form(tmp_path: Path) -> No
     (tmp_path / ".h.jsonl.history").write_text(f"\n# 2026-01-01\n+note {HOSTILE}\n", encoding="utf-8")
     t = Table("record", path)
     t.expect("Bob: take")
-    t.line("undo", "ok 5: Correction: event 4 undone")
+    t.line("undo", "? [y/N]")  # the question names the note, shown (its text is the record's)
+    t.line("y", "ok 5: Correction: event 4 undone")
     t.expect("undone: event 4, Note: gg␛[2J␛[H␛]0;owned␇")  # the undone note, from the record
     t.mark()
     t.send("\x1b[A\x1b[A")  # past 'undo', a hostile line in the history file comes back shown
@@ -295,12 +304,13 @@ def test_piped_entries_never_start_the_editor(match: Path) -> None:
 def test_ginlog_undo_of_a_finished_match_asks_at_a_terminal(over: Path) -> None:
     before = over.read_bytes()
     t = Table("undo", over)
-    t.expect("The match is over (Bob won 61-0). Undo reopens it. Undo? [y/N]")
+    t.expect("The match is over (Bob won 61-0). Undo event 9, Ann shows")
+    t.expect("it? [y/N]")  # (the line wraps at 100 columns)
     t.send("\r")  # Enter is no: nothing written
     code, text = t.end()
     assert code == 1 and "Not undone." in plain(text) and over.read_bytes() == before
     t = Table("undo", over)
-    t.expect("Undo? [y/N]")
+    t.expect("it? [y/N]")
     t.send("y\r")
     code, text = t.end()
     assert code == 0 and "undone: event 9, Ann shows" in plain(text)

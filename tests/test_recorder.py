@@ -8,6 +8,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from ginlog.match.reading import read_match
 from ginlog.match.session import MatchSession
 from ginlog.app.record.recorder import run_recorder
@@ -72,7 +74,7 @@ def test_a_conflict_is_refused_and_the_file_read_again(tmp_path: Path) -> None:
 def test_the_question_re_asks_on_junk_and_takes_an_entry_as_the_replacement(tmp_path: Path) -> None:
     path = match(tmp_path, [*TO_DISCARD[:5], "knock qc"])
     code, out, script = record(path, [SHOWS[0], "maybe", "", "quit"])
-    assert "Accept? [Y/n] (Enter = yes) " in script.prompts
+    assert "Accept Bob's hand as arranged (event 8)? [Y/n] (Enter = yes) " in script.prompts
     assert "Answer y or n (Enter = yes), or type the entry to record instead." in out
     assert "ok 8: Bob shows" in out  # Enter after the junk: yes
     path2 = match(tmp_path, [*TO_DISCARD[:5], "knock qc"], name="m2.jsonl")
@@ -109,7 +111,8 @@ def test_the_recorder_stays_open_after_the_end(tmp_path: Path) -> None:
     assert code == 0
     assert out.count("Winner: Bob") == 2
     assert "refused: the match is over: 'undo', 'rematch NEW.jsonl', 'seal' or 'quit' (nothing written)" in out
-    assert "The match is over (Bob won 61-0). Undo reopens it. Undo? [y/N] " in script.prompts
+    assert "The match is over (Bob won 61-0). Undo event 9, Ann shows 4♣ 9♣ J♣ 9♦ 10♦ K♦ 5♥ 6♥ 8♥ Q♥, and reopen it?" \
+        " [y/N] " in script.prompts
     assert "Not undone." in out and "undone: event 9, Ann shows" in out
     assert f"{new}: new match, Ann v Bob, a rematch of {path}" in out
     assert out.rstrip().endswith(f"Stopped at event 2; 'ginlog record {new}' resumes.")
@@ -137,3 +140,30 @@ def test_the_recorder_offers_seal_when_the_match_ends(tmp_path: Path) -> None:
     assert f"To seal the record, each player in a shell: ginlog seal {path} --key KEY --as NAME" in out
     assert "  seal                 how each player seals" in out
     assert "refused" not in out and path.read_text().count('"type":"seal"') == 0  # nothing written
+
+
+def test_the_defenders_melds_are_shown_before_the_question(tmp_path: Path) -> None:
+    """Issue 21: only the hand's sum was shown before 'Accept?'; now the defender's melds and lay-offs too."""
+    path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", SHOWS[0]])
+    code, out, script = record(path, ["5h6h8h jc qh kd 9d9c4ctd", "", "quit"])
+    assert code == 0
+    assert "ginlog arranges Ann's hand: (no melds) lays off 5♥ 6♥ 8♥, deadwood 4♣ 9♣ J♣ 9♦ 10♦ K♦ Q♥ = 62" in out, out
+    assert "Accept Ann's hand as arranged (event 9)? [Y/n] (Enter = yes) " in script.prompts
+    assert "ok 9: Ann shows" in out
+
+
+@pytest.mark.parametrize(("entry", "question"), [
+    ("undo", "Undo event 7, Bob discards Q♣? [y/N] "),
+    ("void misdeal", "Void hand 1 (misdeal): it is dealt again? [y/N] "),
+    ("abandon rain", "Abandon the match here (rain): no more hands? [y/N] "),
+])
+def test_an_entry_that_takes_back_or_ends_asks_first_naming_what(tmp_path: Path, entry: str, question: str) -> None:
+    """Issue 21: Up then Enter re-ran 'undo' and undid a show. At a terminal each such entry asks (Enter: no)."""
+    path = match(tmp_path, TO_DISCARD)
+    before = path.read_bytes()
+    code, out, script = record(path, [entry, "", "quit"])
+    assert question in script.prompts and "Not written." in out and path.read_bytes() == before
+    code, out, script = record(path, [entry, "y", "quit"])
+    assert question in script.prompts and "ok 8: " in out
+    code, out, _ = record(match(tmp_path, TO_DISCARD, name="piped.jsonl"), [entry], interactive=False)
+    assert "ok 8: " in out  # piped entries are a script's: nobody to ask

@@ -62,8 +62,9 @@ def test_undoing_a_note_after_the_end_reopens_nothing_so_nothing_is_asked(app: A
     path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", *SHOWS, "note gg", "note gg"], target=50)
     r = run(app, "undo", path)  # no terminal, no --reopen: fine, it takes back a note
     assert r.exit_code == 0 and "undone: event 11, Note: gg" in r.stdout, r.output
-    code, out, script = record(path, ["undo", "quit"])
-    assert code == 0 and "undone: event 10, Note: gg" in out and not any("Undo?" in p for p in script.prompts)
+    code, out, script = record(path, ["undo", "y", "quit"])
+    assert code == 0 and "undone: event 10, Note: gg" in out and not any("reopen" in p for p in script.prompts)
+    assert "Undo event 10, Note: gg? [y/N] " in script.prompts  # at a terminal every undo asks, naming the event
     state = read_match(str(path)).state
     assert state is not None and state.finished
     assert run(app, "undo", path).exit_code == 1  # now it would reopen the match

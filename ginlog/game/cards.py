@@ -12,6 +12,12 @@ Card('TH')
 >>> parse_cards("as 2s 3s")
 (Card('AS'), Card('2S'), Card('3S'))
 
+A list of cards may also be typed compactly, as people read a hand they hold:
+``2h3h4h`` (no spaces), ``234h`` (ranks before a suit share it), or mixed:
+
+>>> format_cards(parse_cards("2h3h4h 8s8c8d a3d")), split_cards("10h9s")
+('8S 8C AD 3D 8D 2H 3H 4H', ['10h', '9s'])
+
 Each of the 52 cards exists once (``parse_card("7h") is parse_card("7H")``),
 so comparing and hashing cards costs nothing. ``Card.bit`` places the card in
 a 64-bit mask, 16 bits a suit, which is what the meld solver works on.
@@ -19,6 +25,7 @@ a 64-bit mask, 16 bits a suit, which is what the meld solver works on.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Final
 
@@ -33,6 +40,7 @@ __all__ = [
     "DECK",
     "parse_card",
     "parse_cards",
+    "split_cards",
     "format_cards",
     "cards_mask",
     "mask_cards",
@@ -151,8 +159,36 @@ def parse_card(text: str | Card) -> Card:
     return _BY_TEXT[rank + suit]
 
 
+#: One rank as typed (``10`` or one character: ``1`` is refused by :func:`parse_card`, ace is ``A``).
+_RANK_TEXT: Final = r"(?:10|[a2-9tjqk])"
+_SUIT_TEXT: Final = "[" + "".join(_SUIT_ALIASES) + "]"
+#: A compact list: groups of ranks, each group ended by the suit its ranks share (``2h3h``, ``234h``; not
+#: ``8cds``: a suit ends a group, so no suit follows another).
+_COMPACT: Final = re.compile(rf"(?:{_RANK_TEXT}+{_SUIT_TEXT})+", re.I)
+_GROUP: Final = re.compile(rf"({_RANK_TEXT}+)({_SUIT_TEXT})", re.I)
+_ONE_RANK: Final = re.compile(_RANK_TEXT, re.I)
+
+
+def split_cards(word: str) -> list[str]:
+    """The cards one word of a list spells: itself, or each card of a compact list (``2h3h4h``, ``234h``).
+
+    Why: a shown hand is ten cards, and ``show 2h 3h 4h ...`` was most of a
+    hand's keystrokes. A rank never ends a word and a suit never begins one,
+    so a word splits one way only: each run of ranks takes the suit after it.
+    A word that is not such a list is given back whole, for :func:`parse_card`
+    to say what is wrong with it.
+
+    >>> split_cards("2h3h4h"), split_cards("a23s10d"), split_cards("7♥8♥"), split_cards("2h3")
+    (['2h', '3h', '4h'], ['as', '2s', '3s', '10d'], ['7♥', '8♥'], ['2h3'])
+    """
+    if len(word) <= 2 or _COMPACT.fullmatch(word) is None:
+        return [word]
+    return [rank + suit for ranks, suit in _GROUP.findall(word) for rank in _ONE_RANK.findall(ranks)]
+
+
 def parse_cards(cards: str | Iterable[str | Card], *, allow_duplicates: bool = False) -> tuple[Card, ...]:
-    """Read several cards (a space- or comma-separated string, or an iterable).
+    """Read several cards (a space- or comma-separated string, or an iterable), each word a card or a compact
+    list of them (:func:`split_cards`).
 
     A card given twice is an error, because no hand holds the same card twice.
 
@@ -164,7 +200,7 @@ def parse_cards(cards: str | Iterable[str | Card], *, allow_duplicates: bool = F
     ginlog.errors.CardError: 7H is given twice [duplicate-card]
     """
     items = cards.replace(",", " ").split() if isinstance(cards, str) else cards
-    out = tuple(parse_card(c) for c in items)
+    out = tuple(parse_card(c) for item in items for c in (split_cards(item) if isinstance(item, str) else (item,)))
     if not allow_duplicates and len(set(out)) != len(out):
         seen: set[Card] = set()
         for c in out:

@@ -54,29 +54,34 @@ def fold(events: Iterable[Event]) -> Timeline:
 
 
 def legal_actions(state: MatchState) -> list[str]:
-    """What the player to act may do now, in words for the recorder's prompt."""
+    """What the player to act may do now, in words for the recorder's prompt (cards as the log shows them, K♦).
+
+    The words are the entry language's (``ginlog.app.record.language``, whose tests hold these to its table).
+    """
     if state.phase == "setup":
         return ["dealer NAME", "cut NAME CARD NAME CARD"]
     if state.phase == "ready":
-        return ["upcard CARD (deal the next hand)", "result ... or NAME +POINTS (a score-pad hand)"]
+        return ["upcard CARD (or the card alone: deal the next hand)", "result ... or NAME +POINTS (a score-pad hand)"]
     if state.phase in ("over", "abandoned"):
         return []
     hand = state.hand
     assert hand is not None
+    top = hand.pile_top.pretty if hand.pile_top is not None else "nothing"
     if hand.phase == "offer":
-        return [f"take (the upcard {hand.pile_top})", "pass"]
+        return [f"take (the upcard {top})", "pass"]
     if hand.phase == "wall":
-        return [f"take ({hand.pile_top}) only to knock or go gin", "pass (the hand is void)"]
+        return [f"take ({top}) only to knock or go gin", "pass (the hand is void)"]
     if hand.phase == "draw":
-        # The draw and the turn's ending may go on one line: 's d 7h' (ginlog.app.record.entry).
+        # The draw and the turn's ending may go on one line: 's d 7h', or the card alone (ginlog.app.record.entry).
+        alone = "CARD (alone: s d CARD)"
         if hand.passes == 2 and hand.stock == 31:
-            return ["stock [CARD] [d|k|g CARD]"]
-        return ["stock [CARD] [d|k|g CARD]", f"take ({hand.pile_top} from the pile) [d|k|g CARD]"]
+            return ["stock [CARD] [d|k|g CARD]", alone]
+        return ["stock [CARD] [d|k|g CARD]", f"take ({top} from the pile) [d|k|g CARD]", alone]
     if hand.phase == "discard" and hand.wall:
         return ["knock CARD", "gin CARD"]
     if hand.phase == "discard":
-        acts = ["discard CARD", "knock CARD", "gin CARD"]
+        acts = ["discard CARD (or the card alone)", "knock CARD", "gin CARD"]
         if state.rules.big_gin_bonus is not None:
             acts.append("biggin")
         return acts
-    return ["show CARD... (the whole hand)"]
+    return ["show CARD... (the whole hand; 'show' may be left out)"]

@@ -70,6 +70,11 @@ def new(
         fail(exc)
     said = f"{match}: new match, {a} v {b}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else "")
     Terminal().out(said)
+    from ginlog.app.record.language import WORDS, name_clash  # issue 21: entry words win over a name's prefix
+    for name in (a, b):
+        if (word := name_clash(name)) is not None:
+            Terminal().out(f"warning: at the table {word!r} is the entry word {WORDS[word]!r}, not {name}: type more"
+                           f" of the name, or quote it ('{name}' take)")
 
 
 def _rematch(match: str, old: str, title: str | None) -> None:
@@ -135,7 +140,7 @@ def undo(
     Example: ginlog undo friday.jsonl --reason "wrong card"
     """
     from ginlog.app.record.prompt import yes_no
-    from ginlog.app.record.undoing import reopen_question, reopens, undone_text
+    from ginlog.app.record.undoing import reopen_question, reopens, undo_target, undone_text
     from ginlog.errors import GinlogError, IllegalMove
     from ginlog.match.session import MatchSession
     require_match_file(match)
@@ -148,7 +153,7 @@ def undo(
             fail(IllegalMove("the match is over and undo would reopen it: give --reopen (nothing written)",
                              rule="reopen", path=match))
         try:
-            answer = input(reopen_question(session.state))
+            answer = input(reopen_question(session.state, undo_target(match, session.timeline)))
         except (EOFError, KeyboardInterrupt):
             answer = "n"
         if yes_no(answer, default=False) is not True:

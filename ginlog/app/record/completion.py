@@ -35,12 +35,12 @@ import attrs
 from ginlog.app.record import language
 from ginlog.app.record.entry import entry_for
 from ginlog.errors import GinlogError
-from ginlog.game.cards import RANKS, SUITS, Card, mask_cards, parse_card
+from ginlog.game.cards import RANKS, SUITS, Card, mask_cards, parse_card, split_cards
 from ginlog.log.events import FirstDealer
 from ginlog.play.state import ALL_CARDS, MatchState
 from ginlog.text import visible, split_words
 
-__all__ = ["Choice", "choices", "ENTRY_WORDS", "AFTER_WORDS", "RECORDER_WORDS", "ALIASES"]
+__all__ = ["Choice", "choices", "words_now", "ENTRY_WORDS", "AFTER_WORDS", "RECORDER_WORDS", "ALIASES"]
 
 #: The recorder's own words (not entries: they record nothing), offered after the entries.
 RECORDER_WORDS: Final = ("table", "help", "quit")
@@ -55,6 +55,8 @@ _HOW: Final = ("knock", "gin", "biggin", "void")
 _ENDS: Final = frozenset(e.word for e in language.TABLE if e.ends_turn and any("CARD" in s for s in e.shapes))
 _OPEN_QUOTE: Final = re.compile(r"""(?:^|\s)(['"\u201c\u2018][^'"\u201d\u2019]*)\Z""")
 _SPACE: Final = re.compile(r"\s")
+#: A line's first word, a quoted name whole, and the space after it.
+_NAME_HEAD: Final = re.compile(r"""\s*(?:['"\u201c\u2018].*?['"\u201d\u2019](?=\s)|\S+)\s*""")
 
 
 @attrs.frozen
@@ -66,8 +68,28 @@ class Choice:
     shown: str
 
 
-def choices(line: str, state: MatchState, *, words: Sequence[str] = ENTRY_WORDS) -> list[Choice]:
-    """What may complete the word being typed at the end of ``line`` (the text before the cursor)."""
+def words_now(state: MatchState) -> tuple[str, ...]:
+    """The first words Tab offers now: the entry words that may be legal in this phase
+    (:func:`ginlog.app.record.language.legal_now`), then the recorder's; after the end, :data:`AFTER_WORDS`.
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import Tally
+    >>> words_now(MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally()))
+    ('dealer', 'cut', 'note', 'undo', 'abandon', 'table', 'help', 'quit')
+    """
+    if state.finished:
+        return AFTER_WORDS
+    return (*dict.fromkeys(e.word for e in language.legal_now(state) if e.word), *RECORDER_WORDS)
+
+
+def choices(line: str, state: MatchState, *, words: Sequence[str] | None = None) -> list[Choice]:
+    """What may complete the word being typed at the end of ``line`` (the text before the cursor).
+
+    Only what may be legal now: the words of this phase (``words``, default :func:`words_now`), and where a
+    line may begin with a card (a card alone, a shown hand) or a name (``NAME ENTRY``: the player to act), those.
+    """
+    if words is None:
+        words = words_now(state)
     m = _OPEN_QUOTE.search(line)
     fragment = m.group(1) if m else _SPACE.split(line)[-1]
     head = line[: len(line) - len(fragment)]
@@ -76,10 +98,74 @@ def choices(line: str, state: MatchState, *, words: Sequence[str] = ENTRY_WORDS)
     except GinlogError:
         before = head.split()
     if not before:
-        return [Choice(w, len(fragment), w) for w in words if w.startswith(fragment.lower())]
+        out = [Choice(w, len(fragment), w) for w in words if w.startswith(fragment.lower())]
+        if fragment and not state.finished:
+            out += _to_act(state, fragment) + _cards(_alone(state), fragment)
+        return out
     word = before[0].lower()
     word = ALIASES.get(word, word)
+    if word not in language.WORDS and not state.finished:
+        if language.phase_of(state) in ("show", "defend") and all(_card_or_bracket(w) for w in before):
+            return list(_after("show", before, fragment, state))
+        if state.hand is not None and _to_act(state, before[0]):  # NAME ENTRY: what the player to act may type
+            name = _NAME_HEAD.match(head)
+            rest = head[name.end():] if name else ""
+            return choices(rest + fragment, state, words=[w for w in words if w not in RECORDER_WORDS])
     return list(_after(word, before[1:], fragment, state))
+
+
+def _card_or_bracket(word: str) -> bool:
+    try:
+        return all(parse_card(c) for c in split_cards(word.strip("[]")) if c) or word in ("[", "]")
+    except GinlogError:
+        return word.lower() in ("lay", "[", "]")
+
+
+def _to_act(state: MatchState, fragment: str) -> list[Choice]:
+    """The player to act, if the fragment begins their name (``NAME ENTRY``; entry words win, so a fragment that
+    is one is not a name)."""
+    if state.hand is None or fragment.lower() in language.WORDS:
+        return []
+    return [c for c in _names(state, fragment) if c.shown == visible(state.players[state.hand.turn])]
+
+
+def _holding(state: MatchState, *, drawn: Sequence[Card] = (), from_pile: bool = False) -> list[Card]:
+    """The cards the player to act may hold (and so name), those known in the hand first: the whole hand when the
+    record knows it, else the known ones and then every card not seen anywhere. Never the card just taken from
+    the pile (it may not go back this turn, unless the rules say it may)."""
+    hand = state.hand
+    assert hand is not None
+    seat = hand.turn
+    known = hand.known[seat]
+    for card in drawn:
+        known |= card.bit
+    whole = known.bit_count() == hand.sizes[seat] + len(drawn)
+    others = [] if whole else [c for c in mask_cards(ALL_CARDS & ~hand.placed_mask()) if not known & c.bit]
+    taken = [*(drawn if from_pile else ()), *([hand.taken] if hand.taken else [])]
+    if state.rules.may_discard_taken_card:
+        taken = []
+    return [c for c in [*mask_cards(known), *others] if c not in taken or language.phase_of(state) in ("show", "defend")]
+
+
+def _alone(state: MatchState) -> list[Card]:
+    """The cards a card alone may name now: the upcard of a deal (any card), the discard of a turn (with the draw
+    before it: the cards the player may hold), the cards of a shown hand."""
+    now = language.phase_of(state)
+    if now == "ready":
+        return list(mask_cards(ALL_CARDS))
+    if now in ("draw", "discard", "show", "defend"):
+        hand = state.hand
+        assert hand is not None
+        return [c for c in _holding(state) if c != hand.pile_top or now != "draw"]
+    return []
+
+
+def _ending_words(fragment: str, state: MatchState) -> list[Choice]:
+    """The words that end a turn, after a draw on the same line (``s d``, ``t k``), once a letter is typed."""
+    if not fragment or not fragment.isalpha():
+        return []
+    ends = [e.word for e in language.TABLE if e.ends_turn and not (e.word == "biggin" and state.rules.big_gin_bonus is None)]
+    return [Choice(w, len(fragment), w) for w in ends if w.startswith(fragment.lower())]
 
 
 def _after(word: str, rest: list[str], fragment: str, state: MatchState) -> Iterable[Choice]:
@@ -100,15 +186,13 @@ def _after(word: str, rest: list[str], fragment: str, state: MatchState) -> Iter
     if hand is None:
         return []
     if word == "take" and n == 0:
-        return _cards([hand.pile_top] if hand.pile_top else [], fragment)
+        return [*_cards([hand.pile_top] if hand.pile_top else [], fragment), *_ending_words(fragment, state)]
     if word == "stock" and n == 0:
-        return _cards(hand.unknown_cards() + (hand.stock_order or ()), fragment)
-    seat = hand.turn
-    known = hand.known[seat]
-    whole = known.bit_count() == hand.sizes[seat]
-    holding = mask_cards(known) if whole else mask_cards(known | (ALL_CARDS & ~hand.placed_mask()))
+        return [*_cards(hand.unknown_cards() + (hand.stock_order or ()), fragment), *_ending_words(fragment, state)]
+    if word == "stock" and n == 1 and _card_or_bracket(rest[0]):
+        return _ending_words(fragment, state)
     if word in ("discard", "knock", "gin") and n == 0:
-        return _cards(holding, fragment)
+        return _cards(_holding(state), fragment)
     if word in language.DRAWS and 1 <= n <= 2 and ALIASES.get(rest[-1].lower(), rest[-1].lower()) in _ENDS:
         # A whole turn (``s d 7h``, ``t k qc``, ``s 5c d 7h``): the card that ends it, from the hand after the draw.
         drawn = [hand.pile_top] if word == "take" and hand.pile_top else []
@@ -117,10 +201,10 @@ def _after(word: str, rest: list[str], fragment: str, state: MatchState) -> Iter
                 drawn = [parse_card(rest[0])]
             except GinlogError:
                 return []
-        return _cards([*holding, *drawn], fragment)
+        return _cards(_holding(state, drawn=drawn, from_pile=word == "take"), fragment)
     if word == "show":
-        typed = {w.strip("[]").lower() for w in rest}
-        left = [c for c in holding if str(c).lower() not in typed and _ten(c) not in typed]
+        typed = {c.lower() for w in rest for c in split_cards(w.strip("[]"))}
+        left = [c for c in _holding(state) if str(c).lower() not in typed and _ten(c) not in typed]
         return _cards(left, fragment)
     return []
 
@@ -148,7 +232,7 @@ def _cards(cards: Iterable[Card], fragment: str) -> list[Choice]:
     low = bare.lower()
     upper = bare != low
     out = []
-    for c in sorted(set(cards)):
+    for c in dict.fromkeys(cards):  # in the order given: a hand's known cards first
         spelled = _ten(c)
         if spelled.startswith(low) or str(c).lower().startswith(low):
             out.append(Choice(lead + (spelled.upper() if upper else spelled), len(fragment), c.pretty))

@@ -17,6 +17,14 @@ and never another entry: no ending word (``d``, ``k``, ``g``...) spells a
 card, so ``s 7h`` stays "stock, the card is 7h". In table view ``s d 7h``
 needs no drawn card; ``s g`` needs the hand known (ginlog picks the card).
 
+Terse forms (issue 21), each the one entry of its phase that takes a card,
+so never ambiguous: a card alone is the upcard between hands, ``s d CARD``
+before a draw, the discard after one, and cards alone at the end are the
+hand shown (``show`` left out). A list of cards may run together and share a
+suit (``2h3h4h``, ``234h``: :func:`ginlog.game.cards.split_cards`).
+``NAME ENTRY`` (``bob take``) says who, and is refused unless it is their
+turn; an unknown word is refused naming the entry it was probably meant to be.
+
 Score-pad hands: ``result knock NAME KNOCKER_DW DEFENDER_DW [points N]``,
 ``result gin NAME DEFENDER_DW``, ``result biggin NAME DEFENDER_DW``,
 ``result void``; add ``upcard CARD`` under Oklahoma. The quickest pad form is
@@ -55,7 +63,7 @@ from typing import Final, assert_never
 
 from ginlog.app.record import language
 from ginlog.log.event_types import MAX_TEXT
-from ginlog.game.cards import Card, parse_card, parse_cards
+from ginlog.game.cards import Card, parse_card, parse_cards, split_cards
 from ginlog.errors import GinlogError
 from ginlog.log.events import (
     BigGin,
@@ -191,7 +199,7 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
         if pad is not None and (word is None or len(_words(pad.group(1))) == 1):  # 'points +23' stays a result's
             return [_points_only(state, pad.group(1), pad.group(2))]
     if word is None:
-        raise EntryError(f"unknown entry {quoted(first)}; type 'help' for the list", rule="entry")
+        return _wordless(text.strip(), first, tail, timeline)
     if word in _FREE_TEXT:
         return [_free_text(word, tail, timeline)]
     rest = _words(tail)
@@ -222,6 +230,9 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
     assert hand is not None
     if word == "take" or word == "stock":
         end = _turn_end(rest)
+        if end is None and len(rest) >= 2 and (near := language.near_word(rest[0], _END_SPELLINGS)) is not None:
+            raise EntryError(f"{quoted(rest[0])} is not a turn's end; did you mean"
+                             f" {quoted(' '.join([first, near, *rest[1:]]))}?", rule="entry")
         drawn = _draw(word, rest if end is None else rest[:end], player, hand)
         if end is None:
             return [drawn]
@@ -238,8 +249,9 @@ def parse_entry(text: str, timeline: Timeline) -> list[Event]:
         if rest:
             return [Gin(player=player, card=_one_card(rest, "gin"))]
         i = hand.turn
-        if hand.known[i].bit_count() != hand.sizes[i]:
-            raise EntryError("'gin CARD': say which card goes face down", rule="entry")
+        if hand.known[i].bit_count() != hand.sizes[i]:  # table view: only the player knows their hand
+            raise EntryError(f"'gin CARD': ginlog does not know {player}'s whole hand (a table-view record), so"
+                             " say which card goes face down: 'gin 7h' ('s g 7h' with the draw)", rule="entry")
         from ginlog.game.cards import mask_cards
 
         card, _arr = best_discard(mask_cards(hand.known[i]))
@@ -267,13 +279,118 @@ def _turn_end(rest: list[str]) -> int | None:
     return None
 
 
+#: The spellings of the words that end a turn, for "did you mean" after a draw word (``s dicard 7h``).
+_END_SPELLINGS: Final = tuple(w for w, canonical in WORDS.items() if canonical in _ENDS and len(w) > 1)
+#: The entry words a ``NAME ENTRY`` may say for its player (the turn's words; a note says whose it is).
+_SAID_BY: Final = frozenset({"take", "pass", "stock", "discard", "knock", "gin", "biggin", "show"})
+
+
+def _cards_word(word: str) -> list[Card] | None:
+    """The cards a word spells (``7h``, ``2h3h4h``, ``[2h3h``), or None if it is not cards only."""
+    try:
+        return [parse_card(c) for c in split_cards(word.strip("[]")) if c]
+    except GinlogError:
+        return None
+
+
+def _wordless(text: str, first: str, tail: str, timeline: Timeline) -> list[Event]:
+    """An entry without a leading word: cards alone (the terse forms), ``NAME ENTRY``, or a near miss.
+
+    Cards win over names (``ah`` alone is the A♥ even beside a player Ahmed); a
+    name needs an entry after it (``ahmed take``). What is neither is refused,
+    with the entry word it was probably meant to be.
+    """
+    state = timeline.state
+    if first[:1] == "[" or first[:1].isdigit() or _cards_word(first) is not None:  # 2h3x: the card's own error
+        return _bare(text, timeline)
+    if tail:
+        quoted_name = first[:1] in "'\"\u201c\u2018"
+        try:
+            name = split_words(text)[0] if quoted_name else first
+            named: str | None = state.players[match_player(name, state.players)]
+        except GinlogError:
+            named = None
+        if named is not None:
+            return _said_by(named, _rest_after_name(text) if quoted_name else tail, timeline)
+    near = language.near_word(first)
+    if near is not None:
+        return_hint = " ".join([near, *([tail] if tail else [])])
+        raise EntryError(f"unknown entry {quoted(first)}; did you mean {quoted(return_hint)}? ('help' lists them)", rule="entry")
+    raise EntryError(f"unknown entry {quoted(first)}; type 'help' for the list", rule="entry")
+
+
+def _rest_after_name(text: str) -> str:
+    """What follows the name (the first word, quoted or not) in ``text``."""
+    m = re.match(r"""\s*(?:(['"\u201c\u2018])(?:(?!\1).)*?['"\u201d\u2019](?=\s)|\S+)\s*(.*)\Z""", text, re.S)
+    return m.group(2) if m else ""
+
+
+def _said_by(player: str, rest: str, timeline: Timeline) -> list[Event]:
+    """``NAME ENTRY`` (``bob take``, ``ann 7h``, ``ann note gg``): the entry, said by the player who must act now."""
+    state = timeline.state
+    m = _FIRST_WORD.match(rest)
+    word = WORDS.get(m.group(1).lower()) if m else None
+    if word == "note":
+        text = m.group(2) if m else ""
+        if not text:
+            raise EntryError("'NAME note TEXT'", rule="entry")
+        return [Note(text=text, player=player)]
+    if word is None and m is not None and not (m.group(1)[:1] == "[" or _cards_word(m.group(1)) is not None):
+        near = language.near_word(m.group(1))
+        hint = (f"; did you mean {quoted(' '.join([near, m.group(2)]).strip())}?" if near
+                else " (bob take, 'Mary Ann' s d 7h: quote a name with a space)")
+        raise EntryError(f"'NAME ENTRY' takes an entry after the name, not {quoted(m.group(1))}{hint}", rule="entry")
+    if word is not None and word not in _SAID_BY:
+        raise EntryError(f"'NAME ENTRY' says who takes a turn (take, pass, stock, discard, knock, gin, show, a card)"
+                         f" or a player's note; {quoted(m.group(1) if m else rest)} is typed without the name", rule="entry")
+    turn = _turn(state)
+    if turn != player:
+        raise EntryError(f"it is {turn}'s turn, not {player}'s", rule="turn")
+    return parse_entry(rest, timeline)
+
+
+def _bare(text: str, timeline: Timeline) -> list[Event]:
+    """Cards alone, read by the table's phase (each the one card entry there is, so never ambiguous):
+    between hands the upcard (``7h`` is ``upcard 7h``); before a draw, a draw from the stock and that discard
+    (``s d 7h``); after a draw, the discard (``d 7h``); at the end, the hand shown (``show ...``)."""
+    state = timeline.state
+    now = language.phase_of(state)
+    if now in ("show", "defend"):
+        return parse_entry("show " + text, timeline)
+    words = _words(text)
+    if len(words) != 1 or len(split_cards(words[0])) != 1:
+        raise EntryError(f"cards alone are a shown hand, at the end of a hand; {quoted(text)} is more than one card"
+                         " (a turn is 's d 7h', or the card alone: 7h)", rule="entry")
+    card = words[0]
+    if now == "ready":
+        return parse_entry("upcard " + card, timeline)
+    if now == "discard":
+        return parse_entry("discard " + card, timeline)
+    hand = state.hand
+    if now == "draw" and hand is not None:
+        if hand.pile_top is not None and parse_card(card) == hand.pile_top:
+            raise EntryError(f"{hand.pile_top.pretty} is the top of the pile: 't' takes it; a card alone is a draw"
+                             " from the stock and that card's discard", rule="entry")
+        return parse_entry("stock discard " + card, timeline)
+    if now == "offer":
+        raise EntryError("at the upcard offer it is 'take' or 'pass'; a card alone comes after it"
+                         " (a draw from the stock and that discard)", rule="entry")
+    if now == "wall":
+        raise EntryError("at the two-card stock it is 'take' (only to knock or go gin) or 'pass'", rule="entry")
+    if now == "setup":
+        raise EntryError("choose the first dealer first ('dealer NAME' or 'cut ...'); a card alone deals after that",
+                         rule="entry")
+    raise EntryError(f"a card alone means nothing now ({quoted(text)})", rule="entry")
+
+
 def _draw(word: str, rest: list[str], player: str, hand: HandState) -> CardDrawn:
     """``take [CARD]`` (the card, if given, must be the top of the pile) or ``stock [CARD]``."""
     if word == "take":
         if len(rest) > 1:
             raise EntryError("'take [CARD]' takes at most the card on top of the pile", rule="entry")
         if rest and parse_card(rest[0]) != hand.pile_top:
-            raise EntryError(f"the top of the pile is {hand.pile_top}, not {quoted(rest[0])}", rule="pile-top")
+            top = hand.pile_top.pretty if hand.pile_top is not None else "nothing"
+            raise EntryError(f"the top of the pile is {top}, not {quoted(rest[0])}", rule="pile-top")
         return CardDrawn(player=player, source="pile", card=hand.pile_top)
     if len(rest) > 1:
         raise EntryError("'stock [CARD]' takes at most one card", rule="entry")
@@ -331,12 +448,13 @@ def _show(player: str, rest: list[str]) -> HandShown:
                 raise EntryError("'lay' inside a meld", rule="entry")
             layoffs = []
         else:
-            card = parse_card(tok)
-            if current is not None:
-                current.append(card)
-            elif layoffs is not None:
-                layoffs.append(card)
-            cards.append(card)
+            for one in split_cards(tok):  # a compact list: 2h3h4h, 234h
+                card = parse_card(one)
+                if current is not None:
+                    current.append(card)
+                elif layoffs is not None:
+                    layoffs.append(card)
+                cards.append(card)
     if current is not None:
         raise EntryError("a meld is missing its ']'", rule="entry")
     if not cards:

@@ -11,6 +11,10 @@ and their aliases), the recorder's ``help`` (:func:`help_text`) are made from
 the prompts of :func:`ginlog.play.reducer.legal_actions` (a lower layer,
 which cannot import this) against it.
 
+Each entry also says when it can be legal (``when``: the phase of the match
+or of the hand), so completion offers only what may be typed now and a
+page of buttons shows only those (:func:`legal_now`).
+
 >>> WORDS["s"], WORDS["big-gin"], sorted(ENDS_TURN)
 ('stock', 'biggin', ['biggin', 'discard', 'gin', 'knock'])
 >>> print(help_text().splitlines()[4])
@@ -19,12 +23,27 @@ which cannot import this) against it.
 
 from __future__ import annotations
 
+import difflib
 import typing
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ginlog.log.event_types import MAX_NAME, MAX_TEXT
 
-__all__ = ["Entry", "TABLE", "WORDS", "FREE_TEXT", "MAX_ENTRY", "ENDS_TURN", "DRAWS", "RESULT_HOWS", "help_text"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ginlog.play.state import MatchState
+
+__all__ = [
+    "Entry", "TABLE", "WORDS", "FREE_TEXT", "MAX_ENTRY", "ENDS_TURN", "DRAWS", "RESULT_HOWS", "PHASES",
+    "help_text", "phase_of", "legal_now", "near_word", "name_clash",
+]
+
+#: The phases an entry may be legal in: the match's (``setup``: no first dealer yet; ``ready``: between hands)
+#: and, during a hand, the hand's (``offer``: the first upcard; ``wall``: OpenSpiel's two-card stock; ``draw``,
+#: ``discard``; ``show`` and ``defend``: the hands shown at the end).
+PHASES: Final = ("setup", "ready", "offer", "wall", "draw", "discard", "show", "defend")
+_HAND: Final = frozenset(("offer", "wall", "draw", "discard", "show", "defend"))
+_ANY: Final = frozenset(PHASES)
+_SHOW: Final = frozenset(("show", "defend"))
 
 
 class Entry(typing.NamedTuple):
@@ -36,7 +55,8 @@ class Entry(typing.NamedTuple):
     ``help`` and the README; ``meaning`` one line. ``free_text``: what
     follows the word is kept as typed (a note, a reason). ``ends_turn``: after
     a draw word on the same line it makes a whole turn (``s d 7h``).
-    ``draws``: a draw, which such an ending may follow.
+    ``draws``: a draw, which such an ending may follow. ``when``: the
+    phases (:data:`PHASES`) in which it may be legal (the reducer still decides).
     """
 
     word: str
@@ -46,33 +66,48 @@ class Entry(typing.NamedTuple):
     free_text: bool = False
     ends_turn: bool = False
     draws: bool = False
+    when: frozenset[str] = _ANY
 
 
 #: The entry language, in the order ``help`` lists it.
 TABLE: Final[tuple[Entry, ...]] = (
-    Entry("dealer", (), ("dealer NAME",), "NAME deals the first hand (agreed)"),
-    Entry("cut", (), ("cut NAME CARD NAME CARD",), "the first dealer by cutting: the lower card deals"),
-    Entry("upcard", ("up", "deal"), ("upcard CARD",), "deal the next hand; CARD is turned up ('deal' alone under deal_eleven)"),
-    Entry("take", ("t",), ("take [CARD]",), "take the upcard, or the top of the pile", draws=True),
-    Entry("pass", ("p",), ("pass",), "pass the first upcard"),
-    Entry("stock", ("s", "draw"), ("stock [CARD]",), "draw from the stock (the card only when known)", draws=True),
-    Entry("discard", ("d",), ("discard CARD",), "discard", ends_turn=True),
-    Entry("knock", ("k",), ("knock CARD",), "knock, CARD face down", ends_turn=True),
-    Entry("gin", ("g",), ("gin [CARD]",), "go gin (CARD may be left out when the hand is known)", ends_turn=True),
-    Entry("biggin", ("big-gin",), ("biggin",), "big gin (all 11 cards melded)", ends_turn=True),
-    Entry("", (), ("s d 7h", "s 5c d 7h", "t k qc", "s g"), "a whole turn in one entry: the draw, then its end"),
-    Entry("show", (), ("show CARD...",), "the hand at the end; ginlog arranges it"),
-    Entry("", (), ("show [C C C] [C C C] C lay C C",), "melds given (any order), bare cards deadwood, lay-offs in order"),
+    Entry("dealer", (), ("dealer NAME",), "NAME deals the first hand (agreed)", when=frozenset({"setup"})),
+    Entry("cut", (), ("cut NAME CARD NAME CARD",), "the first dealer by cutting: the lower card deals",
+          when=frozenset({"setup"})),
+    Entry("upcard", ("up", "deal"), ("upcard CARD",), "deal the next hand; CARD is turned up ('deal' alone under deal_eleven)",
+          when=frozenset({"ready"})),
+    Entry("take", ("t",), ("take [CARD]",), "take the upcard, or the top of the pile", draws=True,
+          when=frozenset({"offer", "wall", "draw"})),
+    Entry("pass", ("p",), ("pass",), "pass the first upcard", when=frozenset({"offer", "wall"})),
+    Entry("stock", ("s", "draw"), ("stock [CARD]",), "draw from the stock (the card only when known)", draws=True,
+          when=frozenset({"draw"})),
+    Entry("discard", ("d",), ("discard CARD",), "discard", ends_turn=True, when=frozenset({"discard"})),
+    Entry("knock", ("k",), ("knock CARD",), "knock, CARD face down", ends_turn=True, when=frozenset({"discard"})),
+    Entry("gin", ("g",), ("gin [CARD]",), "go gin, CARD face down (left out: ginlog's pick, if it knows the hand)",
+          ends_turn=True, when=frozenset({"discard"})),
+    Entry("biggin", ("big-gin",), ("biggin",), "big gin (all 11 cards melded)", ends_turn=True, when=frozenset({"discard"})),
+    Entry("", (), ("s d 7h", "s 5c d 7h", "t k qc", "s g"), "a whole turn in one entry: the draw, then its end",
+          when=frozenset({"draw"})),
+    Entry("", (), ("CARD",), "a card alone: the upcard; after a draw its discard; before one, s d CARD",
+          when=frozenset({"ready", "draw", "discard"})),
+    Entry("show", (), ("show CARD...", "CARD..."), "the hand at the end; ginlog arranges it (show may be left out)",
+          when=_SHOW),
+    Entry("", (), ("show [C C C] [C C C] C lay C C",), "melds given (any order), bare cards deadwood, lay-offs in order",
+          when=_SHOW),
     Entry(
         "result",
         (),
         ("result knock NAME K D [points N]", "result gin NAME D", "result biggin NAME D", "result void"),
         "a score-pad hand (add upcard CARD under Oklahoma)",
+        when=frozenset({"ready"}),
     ),
-    Entry("", (), ("NAME +POINTS",), "a score-pad hand that says only who scored how much (Ann +25)"),
-    Entry("void", (), ("void REASON",), "throw the hand in (misdeal); same dealer again", free_text=True),
-    Entry("note", (), ("note TEXT",), "a note in the record", free_text=True),
-    Entry("undo", ("u",), ("undo",), "undo the last effective event", free_text=True),
+    Entry("", (), ("NAME +POINTS",), "a score-pad hand that says only who scored how much (Ann +25)",
+          when=frozenset({"ready"})),
+    Entry("", (), ("NAME ENTRY",), "said with its player, who must be the one to act (bob take)",
+          when=_HAND),
+    Entry("void", (), ("void REASON",), "throw the hand in (misdeal); same dealer again", free_text=True, when=_HAND),
+    Entry("note", (), ("note TEXT",), "a note in the record (NAME note TEXT: a player's)", free_text=True),
+    Entry("undo", ("u",), ("undo",), "undo the last effective event (asks first, saying which)", free_text=True),
     Entry("abandon", (), ("abandon REASON",), "stop the match here", free_text=True),
 )
 
@@ -111,3 +146,66 @@ def help_text(extra: tuple[tuple[str, str], ...] = ()) -> str:
         lines.append(f"  {shape:<40} {e.meaning}")
     lines.extend(f"  {shape:<40} {meaning}" for shape, meaning in extra)
     return "\n".join(lines)
+
+
+def phase_of(state: MatchState) -> str:
+    """The phase the table is in, as :attr:`Entry.when` names them (``over`` and ``abandoned`` after the end).
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import Tally
+    >>> from ginlog.play.state import MatchState
+    >>> phase_of(MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally()))
+    'setup'
+    """
+    return state.hand.phase if state.hand is not None else state.phase
+
+
+def legal_now(state: MatchState) -> tuple[Entry, ...]:
+    """The entries that may be legal now, in :data:`TABLE`'s order (big gin only where the rules play it).
+
+    Why: Tab used to offer all sixteen words at the upcard offer; a page's
+    buttons should not offer a discard before the draw either.
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import Tally
+    >>> from ginlog.play.state import MatchState
+    >>> [e.word for e in legal_now(MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally())) if e.word]
+    ['dealer', 'cut', 'note', 'undo', 'abandon']
+    """
+    now = phase_of(state)
+    return tuple(
+        e for e in TABLE
+        if now in e.when and not (e.word == "biggin" and state.rules.big_gin_bonus is None)
+    )
+
+
+#: The spellings a typo is matched against: whole words, not the one-letter forms (every typo is near those).
+_SPELLINGS: Final = tuple(w for w in WORDS if len(w) > 2)
+
+
+def near_word(typed: str, words: typing.Iterable[str] | None = None) -> str | None:
+    """The entry word ``typed`` was probably meant to be (``discrad`` -> ``discard``), or None.
+
+    >>> near_word("discrad"), near_word("stok"), near_word("Pas"), near_word("zebra")
+    ('discard', 'stock', 'pass', None)
+    """
+    pool = _SPELLINGS if words is None else tuple(words)
+    hit = difflib.get_close_matches(typed.lower(), pool, n=1, cutoff=0.7)
+    return WORDS.get(hit[0], hit[0]) if hit else None
+
+
+def name_clash(name: str) -> str | None:
+    """The entry word's spelling a player's name is, or begins with (``Stock``; ``Upton`` begins with ``up``; not
+    the one-letter forms, which only mean a name is typed with two letters or more), or None.
+
+    Entry words win over a name's prefix at the table (``up`` is ``upcard``, never Upton), so such a player is
+    typed by more of the name (``upt take``) or quoted (``'Up' +25``); ``ginlog new`` warns.
+
+    >>> name_clash("Sue"), name_clash("Upton"), name_clash("P"), name_clash("Ann")
+    (None, 'up', 'p', None)
+    """
+    key = name.casefold()
+    for spelling in sorted(WORDS, key=len, reverse=True):
+        if key == spelling or len(spelling) > 1 and key.startswith(spelling):
+            return spelling
+    return None

@@ -21,21 +21,21 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ginlog.app.record import language
-from ginlog.app.record.completion import AFTER_WORDS, ENTRY_WORDS
+from ginlog.app.record.completion import ENTRY_WORDS, words_now
 from ginlog.app.record.entry import parse_entry
 from ginlog.app.record.prompt import ReadLine, piped, yes_no
 from ginlog.app.record.rematch import start_rematch
 from ginlog.app.record.status import seal_command
-from ginlog.app.record.undoing import reopen_question, reopens, undone_text
+from ginlog.app.record.undoing import reopen_question, reopens, undo_target, undone_text
 from ginlog.app.shell.terminal import Terminal
 from ginlog.app.views.match import describe, hand_summary, named, pretty, score_line, table_text, winner_name
 from ginlog.errors import Conflict, GinlogError
 from ginlog.game.seats import Seat
-from ginlog.log.events import Correction, Event, HandShown
+from ginlog.log.events import Correction, Event, HandShown, HandVoid, MatchAbandoned
 from ginlog.match.session import MatchSession
 from ginlog.match.visitors import Step
 from ginlog.play.reducer import legal_actions
-from ginlog.play.state import MatchState, Timeline
+from ginlog.play.state import MatchState, Shown, Timeline
 from ginlog.text import split_words
 
 __all__ = ["run_recorder", "Recorder"]
@@ -43,7 +43,8 @@ __all__ = ["run_recorder", "Recorder"]
 #: ``help`` at the recorder: the entry language's table (ginlog.app.record.language), then the recorder's words.
 HELP = language.help_text((
     ("table | help | quit", "the table now; this list; stop (resume later with 'ginlog record')"),
-)) + "\nCards: 7h, 10h, th, 7\u2665 ...  At a terminal: Tab completes, Up/Down recall, Ctrl-C clears the line."
+)) + ("\nCards: 7h, 10h, th, 7\u2665 ...; a list: 2h 3h 4h, 2h3h4h or 234h (ranks before the suit they share)."
+   "\nAt a terminal: Tab completes what may be legal now, Up/Down recall, Ctrl-C clears the line.")
 
 AFTER_HELP = """The match is over. Now:
   undo                 undo the last event (reopens the match; asks first)
@@ -108,7 +109,8 @@ class Recorder:
         return self.session.state
 
     def words(self) -> Sequence[str]:
-        return AFTER_WORDS if self.session is not None and self.session.state.finished else ENTRY_WORDS
+        """The first words Tab offers: those that may be legal now (completion.words_now)."""
+        return words_now(self.session.state) if self.session is not None else ENTRY_WORDS
 
     def say(self, text: str = "") -> None:
         # Through the sink, every line made visible: record text reaches the terminal seen, never acted on.
@@ -205,13 +207,23 @@ class Recorder:
             return False
         return True
 
-    def _entry(self, text: str) -> bool:
-        """Check and append one entry (asking about a proposal at a terminal); False after a conflict."""
+    def _entry(self, text: str, *, asked: bool = False) -> bool:
+        """Check and append one entry (asking about a proposal at a terminal); False after a conflict.
+
+        At a terminal an entry that takes something back or ends something (``undo``, ``void``, ``abandon``) is
+        asked about first, naming what it does: one recalled from the history by Up and re-run by Enter undid a
+        show (issue 21). ``asked``: the question was asked already (an undo that reopens a finished match).
+        """
         session = self.session
         assert session is not None
         tl = session.timeline
         try:
             events = parse_entry(text, tl)
+            if self.interactive and not asked and (question := self._destructive(tl, events)) is not None:
+                answer = self.ask(question)
+                if answer is None or yes_no(answer, default=False) is not True:
+                    self.say("Not written.")
+                    return True
             if self.interactive and any(isinstance(e, HandShown) and e.melds is None for e in events):
                 events = self._confirm(tl, events)
                 if not events:
@@ -245,12 +257,26 @@ class Recorder:
         if session.state.finished:
             self._ended()
 
+    def _destructive(self, tl: Timeline, events: Sequence[Event]) -> str | None:
+        """The question to ask before ``events`` are written, naming what they take back or end; None: none."""
+        assert self.session is not None
+        for e in events:
+            if isinstance(e, Correction):
+                target = undo_target(self.session.path, tl)
+                return f"Undo {target}? [y/N] " if target else None  # nothing to undo: the reducer says so
+            if isinstance(e, HandVoid) and tl.state.hand is not None:
+                return f"Void hand {tl.state.hand.number} ({e.reason}): it is dealt again? [y/N] "
+            if isinstance(e, MatchAbandoned):
+                return f"Abandon the match here ({e.reason}): no more hands? [y/N] "
+        return None
+
     def _confirm(self, tl: Timeline, events: list[Event]) -> list[Event]:
         """The proposal for a shown hand: the events to write (an entry typed instead may replace them), or none."""
         assert self.session is not None
         self.say(_proposal(tl, self.session.check(events)))
+        shown = next(e for e in events if isinstance(e, HandShown))
         while True:
-            answer = self.ask("Accept? [Y/n] (Enter = yes) ")
+            answer = self.ask(f"Accept {shown.player}'s hand as arranged (event {tl.seq + len(events)})? [Y/n] (Enter = yes) ")
             if answer is None:
                 self.say("Not written.")
                 return []
@@ -290,11 +316,11 @@ class Recorder:
                 self.refused += 1
                 self.say(f"refused: the match is over and undo would reopen it; 'ginlog undo {session.path} --reopen' does (nothing written)")
                 return None
-            answer = self.ask(reopen_question(session.state))
+            answer = self.ask(reopen_question(session.state, undo_target(session.path, session.timeline)))
             if answer is None or yes_no(answer, default=False) is not True:
                 self.say("Not undone.")
                 return None
-            if not self._entry(text):
+            if not self._entry(text, asked=True):
                 self._sound()
             return None
         if word == "rematch":
@@ -323,15 +349,24 @@ class Recorder:
         return None
 
 
+def _arranged(st: MatchState, shown: Shown) -> str:
+    """A hand as ginlog arranged it: ``Ann's hand: [9♦ 10♦ J♦] lays off 5♥ 6♥, deadwood 4♣ Q♥ = 14``."""
+    melds = " ".join(f"[{pretty(m.cards)}]" for m in shown.melds)
+    lay = f" lays off {pretty(shown.layoffs)}," if shown.layoffs else ""
+    dead = f" deadwood {pretty(shown.deadwood)} = {shown.deadwood_value}" if shown.deadwood else " (gin)"
+    return f"ginlog arranges {st.players[shown.player]}'s hand: {melds or '(no melds)'}{lay}{dead}"
+
+
 def _proposal(before: Timeline, after: Timeline) -> str:
+    """What ginlog made of a hand shown without melds, melds and lay-offs named, before the table accepts it."""
     st = after.state
     if st.hand is not None and st.hand.ending is not None and st.hand.ending.knocker is not None and before.state.hand is not None and before.state.hand.phase == "show":
-        k = st.hand.ending.knocker
-        return f"ginlog arranges {st.players[k.player]}'s hand: " + " ".join(f"[{pretty(m.cards)}]" for m in k.melds) + (
-            f" deadwood {pretty(k.deadwood)} = {k.deadwood_value}" if k.deadwood else " (gin)"
-        )
+        return _arranged(st, st.hand.ending.knocker)
     if len(st.hands) > len(before.state.hands):
-        return "ginlog arranges: " + hand_summary(st.hands[-1], st.players)
+        h = st.hands[-1]
+        out = h.result.out
+        defender = next((x for x in h.shown if x.player != out), None)  # the defender's melds, not only the sum
+        return "\n".join([*([_arranged(st, defender)] if defender is not None else []), hand_summary(h, st.players)])
     return "ginlog arranges the hand"
 
 

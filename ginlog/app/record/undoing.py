@@ -18,7 +18,7 @@ from ginlog.log.events import Event
 from ginlog.match.reading import Stop, Visitor, read
 from ginlog.play.state import MatchState, Timeline
 
-__all__ = ["undone_text", "reopen_question", "reopens", "event_at"]
+__all__ = ["undone_text", "undo_target", "reopen_question", "reopens", "event_at"]
 
 
 class _EventAt(Visitor[None, "Event | None"]):
@@ -43,30 +43,39 @@ def event_at(path: str | os.PathLike[str], lineno: int) -> Event | None:
     return read(path, _EventAt(lineno), upto=lineno)
 
 
-def undone_text(path: str | os.PathLike[str], timeline: Timeline) -> str | None:
-    """What an undo now would undo, e.g. ``undone: event 7, Bob discards Q♣``; None when nothing can be undone.
+def undo_target(path: str | os.PathLike[str], timeline: Timeline) -> str | None:
+    """The event an undo now would undo, in words: ``event 7, Bob discards Q♣``; None when nothing can be undone.
 
-    ``timeline`` is the match before the undo: its last effective event is the one undone.
+    ``timeline`` is the match before the undo: its last effective event is the one undone. Every question
+    before an undo names it (issue 21: "Undo?" alone did not say what would go).
     """
     if not timeline.back:
         return None
     event = event_at(path, timeline.seq)
     if event is None:  # pragma: no cover - the timeline was read from this file
-        return f"undone: event {timeline.seq}"
+        return f"event {timeline.seq}"
     before = timeline.back[-1][1]
-    return f"undone: event {timeline.seq}, {describe(event, before, timeline.state)}"
+    return f"event {timeline.seq}, {describe(event, before, timeline.state)}"
 
 
-def reopen_question(state: MatchState) -> str:
-    """The question asked before an undo reopens a finished match (the answer defaults to no).
+def undone_text(path: str | os.PathLike[str], timeline: Timeline) -> str | None:
+    """What an undo now would undo, e.g. ``undone: event 7, Bob discards Q♣``; None when nothing can be undone."""
+    target = undo_target(path, timeline)
+    return None if target is None else f"undone: {target}"
+
+
+def reopen_question(state: MatchState, target: str | None = None) -> str:
+    """The question asked before an undo reopens a finished match (the answer defaults to no), naming the event
+    it undoes (``target``, from :func:`undo_target`).
 
     >>> from ginlog.game.rules import preset
     >>> from ginlog.game.scoring import Tally
     >>> reopen_question(MatchState(players=("Ann", "Bob"), rules=preset("standard"), tally=Tally(),
-    ...                            phase="abandoned", abandoned="rain"))
-    'The match is over (abandoned: rain). Undo reopens it. Undo? [y/N] '
+    ...                            phase="abandoned", abandoned="rain"), "event 9, Match abandoned: rain")
+    'The match is over (abandoned: rain). Undo event 9, Match abandoned: rain, and reopen it? [y/N] '
     """
-    return f"The match is over ({result_text(state)}). Undo reopens it. Undo? [y/N] "
+    what = f"Undo {target}, and reopen it?" if target else "Undo reopens it. Undo?"
+    return f"The match is over ({result_text(state)}). {what} [y/N] "
 
 
 def reopens(timeline: Timeline, entries: Sequence[str]) -> bool:
