@@ -174,7 +174,7 @@ def chart_svg(match: dict[str, Any]) -> str:
         out.append(f'<line class="line p{i}" x1="{lx}" x2="{lx + 22}" y1="12" y2="12"/>')
         out.append(f'<text class="legend" x="{lx + 28}" y="16">{html.escape(name)}</text>')
     if games:
-        out.append(f'<text class="tick" x="{left + 400}" y="16">game 1 solid, 2 dashed, 3 dotted</text>')
+        out.append(f'<text class="tick" x="{left + 290}" y="16">game 1 solid, 2 dashed, 3 dotted</text>')
     out.append(f'<text class="tick" x="{width - right}" y="16" text-anchor="end">hand</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -328,7 +328,10 @@
         if (g.closed_at === null || g.closed_at > h.number) return;
         var a = tr.cells[4 + 2 * k], b = tr.cells[5 + 2 * k];
         a.className = b.className = g.closed_at === h.number ? "closes" : "closed";
-        if (g.closed_at === h.number) b.textContent += " \u2714 game " + g.number + " closed";
+        if (g.closed_at !== h.number) return;
+        b.textContent += " \u2714";
+        a.title = b.title = "game " + g.number + " closed by this hand";
+        tr.cells[3].textContent += "; closes game " + g.number;
       });
       tr.addEventListener("click", function () { if (h.number in endOf) go(endOf[h.number]); });
       body.appendChild(tr);
