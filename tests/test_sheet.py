@@ -222,7 +222,8 @@ def test_every_view_tells_the_three_games_of_a_hollywood_match() -> None:
     mid = next(s.state for s in steps if len(s.state.hands) == 9 and s.state.hand is not None)  # game 1 closed
     line = status_line(mid)
     assert "(to 100)" not in line and line.endswith("(each game to 100)")
-    assert "game 1 Iris 104, Jack 0 (closed: Iris won) · game 2 Iris 87, Jack 49 (open) · game 3 Iris 69, Jack 39 (open)" in line
+    assert ("game 1 Iris 104, Jack 0 (closed: Iris won, bonuses Iris 340) · game 2 Iris 87, Jack 49 (open) · "
+            "game 3 Iris 69, Jack 39 (open)") in line
     table = table_text(mid)
     assert "Score: Hollywood, three games (each game to 100)" in table
     assert "game 1: Iris 104, Jack 0, closed: Iris won it (game bonus Iris 100; boxes Iris 140; shutout Iris 100): Iris 444, Jack 0" in table
@@ -238,5 +239,5 @@ def test_every_view_tells_the_three_games_of_a_hollywood_match() -> None:
     out = CliRunner().invoke(build_app(), ["replay", str(path)]).output
     assert "Iris scores 22 in games 1, 2 and 3; game 1 closes, won by Iris 104-0." in out
     assert "Jack scores 10 in game 2." in out
-    assert "Score: game 1 Iris 104, Jack 0 (closed: Iris won) · game 2 Iris 87, Jack 10 (open)" in out
+    assert "Score: game 1 Iris 104, Jack 0 (closed: Iris won, bonuses Iris 340) · game 2 Iris 87, Jack 10 (open)" in out
     assert "all three games are closed" in out and "over the three, bonuses included: Iris 1076, Jack 409" in out

@@ -80,7 +80,7 @@ def status_line(state: MatchState) -> str:
     >>> rules = preset("hollywood")
     >>> t = Tally().add(rules, HandScore("gin", 1, 104))
     >>> status_line(MatchState(players=("Ann", "Dev"), rules=rules, tally=t, phase="ready", dealer=1))
-    'Hand 1: Dev deals (upcard CARD) · game 1 Ann 0, Dev 104 (closed: Dev won) · game 2 Ann 0, Dev 0 (open) · game 3 Ann 0, Dev 0 (open) (each game to 100)'
+    'Hand 1: Dev deals (upcard CARD) · game 1 Ann 0, Dev 104 (closed: Dev won, bonuses Dev 220) · game 2 Ann 0, Dev 0 (open) · game 3 Ann 0, Dev 0 (open) (each game to 100)'
     """
     score = f"{score_line(state)} {target_words(state.rules)}"
     players = state.players

@@ -238,7 +238,7 @@ def score_line(state: MatchState) -> str:
     >>> rules = preset("hollywood")
     >>> t = Tally().add(rules, HandScore("gin", 0, 100)).add(rules, HandScore("knock", 1, 12))
     >>> score_line(MatchState(players=("Ann", "Bob"), rules=rules, tally=t, phase="ready"))
-    'game 1 Ann 100, Bob 0 (closed: Ann won) · game 2 Ann 0, Bob 12 (open) · game 3 Ann 0, Bob 0 (open)'
+    'game 1 Ann 100, Bob 0 (closed: Ann won, bonuses Ann 220) · game 2 Ann 0, Bob 12 (open) · game 3 Ann 0, Bob 0 (open)'
 
     (Bob, shut out of game 1, scores his first hand in game 2.)
     """
@@ -247,15 +247,21 @@ def score_line(state: MatchState) -> str:
     games = state.tally.hollywood_games(state.rules)
     if not games:
         return visible(totals)
-    line = " · ".join(game_words(players, n, g) for n, g in enumerate(games, start=1))
+    line = " · ".join(game_words(players, n, g, state.rules) for n, g in enumerate(games, start=1))
     return visible(line + (f" · over the three, bonuses included: {totals}" if state.phase == "over" else ""))
 
 
-def game_words(players: Sequence[str], number: int, game: Game) -> str:
-    """One Hollywood game in a few words: ``game 2 Ann 62, Bob 40 (open)``; its hand points, bonuses apart."""
+def game_words(players: Sequence[str], number: int, game: Game, rules: Rules | None = None) -> str:
+    """One Hollywood game in a few words: ``game 2 Ann 62, Bob 40 (open)``; its hand points, and once it is
+    closed (given the ``rules``) the bonuses it earned: ``(closed: Ann won, bonuses Ann 220, Bob 20)``."""
     a, b = game.points
-    state = "open" if game.winner is None else f"closed: {players[game.winner]} won"
-    return f"game {number} {players[0]} {a}, {players[1]} {b} ({state})"
+    if game.winner is None:
+        return f"game {number} {players[0]} {a}, {players[1]} {b} (open)"
+    bonus = ""
+    if rules is not None:
+        got = named(players, [v or None for v in (game.bonuses(rules).total(0), game.bonuses(rules).total(1))])
+        bonus = (", bonuses " + ", ".join(f"{p} {v}" for p, v in got.items())) if got else ""
+    return f"game {number} {players[0]} {a}, {players[1]} {b} (closed: {players[game.winner]} won{bonus})"
 
 
 def target_words(rules: Rules) -> str:

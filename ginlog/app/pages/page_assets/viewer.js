@@ -384,7 +384,7 @@
     var parts = [M.rules.preset ? M.rules.preset + " rules" : "custom rules", "knock limit " + k.knock_limit, "gin +" + k.gin_bonus];
     if (k.big_gin_bonus !== null) parts.push("big gin +" + k.big_gin_bonus);
     parts.push("undercut +" + k.undercut_bonus);
-    parts.push(k.game_target === null ? "one hand" : "game to " + k.game_target);
+    parts.push(k.game_target === null ? "one hand" : k.hollywood ? "Hollywood: three games, each to " + k.game_target : "game to " + k.game_target);
     $("rules-summary").textContent = parts.join(" \u00b7 ");
     var t = $("rules-table");
     Object.keys(k).forEach(function (name) { t.appendChild(row("td", [name, JSON.stringify(k[name])])); });
