@@ -28,7 +28,7 @@ from ginlog.app.record.rematch import start_rematch
 from ginlog.app.record.status import seal_command
 from ginlog.app.record.undoing import reopen_question, reopens, undone_text
 from ginlog.app.shell.terminal import Terminal
-from ginlog.app.views.match import describe, final_sheet, hand_summary, named, pretty, score_line, table_text, winner_name
+from ginlog.app.views.match import describe, final_sheet, hand_summary, pretty, score_line, table_text
 from ginlog.errors import Conflict, GinlogError
 from ginlog.game.seats import Seat
 from ginlog.log.events import Correction, Event, HandShown
