@@ -228,7 +228,7 @@ def test_a_hollywood_page_shows_three_games_and_who_undercut_whom(open_page: Any
     """Issue 21 (a score pad's Hollywood match: cheap to load): the sheet's columns per game, where each hand's
     points went and who undercut whom (was "Ann undercut"), the score line per game once they closed."""
     from ginlog.app.views.match import score_json
-    from ginlog.log.events import FirstDealer, HandResultOnly, MatchStarted
+    from ginlog.log.events import Event, FirstDealer, HandResultOnly, MatchStarted
 
     from page_matches import write_match
 
@@ -236,7 +236,7 @@ def test_a_hollywood_page_shows_three_games_and_who_undercut_whom(open_page: Any
         return HandResultOnly(how="knock", out=player, knocker_deadwood=k, defender_deadwood=d)
 
     # Ann 40 three times (game 1 closes at hand 3), Bob undercuts Ann (8 v 5: 13, game 2), then Ann closes the rest.
-    events = [MatchStarted(players=("Ann", "Bob"), rules=preset("hollywood")), FirstDealer(dealer="Ann", how="agreed"),
+    events: list[Event] = [MatchStarted(players=("Ann", "Bob"), rules=preset("hollywood")), FirstDealer(dealer="Ann", how="agreed"),
               knock("Ann", 1, 41), knock("Ann", 1, 41), knock("Ann", 1, 41), knock("Ann", 8, 5), knock("Ann", 1, 41),
               knock("Ann", 1, 41)]
     path = write_match(tmp_path / "holly.jsonl", events)
