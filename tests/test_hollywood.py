@@ -154,6 +154,26 @@ def test_a_player_shut_out_of_game_2_only_enters_game_3() -> None:
     assert data["games"][1]["bonuses"]["shutout"] == {"A": 100}  # B scored nothing in game 2
 
 
+def test_after_a_shut_out_the_count_starts_again() -> None:
+    # Issue 21's stated choice: A closes game 1 (120) with B at 0; B's next win is the first score in game 2,
+    # and the one after scores in game 2 and game 3, as a second win does (the literal reading, where the
+    # count goes on, would call it B's second win overall: games 1 and 2, so game 2 alone).
+    wins = [("A", 40), ("A", 40), ("A", 40), ("B", 5), ("B", 5)]
+    data = score_json(pad_match(("A", "B"), wins), None)
+    assert [h["in_games"] for h in data["hands"]] == [[1], [1, 2], [1, 2, 3], [2], [2, 3]]
+    assert [g["totals"] for g in data["games"]] == [{"A": 120, "B": 0}, {"A": 80, "B": 10}, {"A": 40, "B": 5}]
+
+
+def test_the_match_goes_to_the_higher_sum_not_to_more_games() -> None:
+    # Issue 21's stated choice: B wins game 1 (A shut out: 100 + 120 + 100 + 80 boxes = 400-0); A wins games 2
+    # and 3 (300-140, 260-100), but over the three B is ahead, 640 to 560: B wins the match.
+    wins = [("B", 40), ("B", 20), ("B", 20), ("B", 40), ("A", 20), ("A", 20), ("A", 20), ("A", 60)]
+    data = score_json(pad_match(("A", "B"), wins), None)
+    assert [g["winner"] for g in data["games"]] == ["B", "A", "A"]
+    assert [g["final"] for g in data["games"]] == [{"A": 0, "B": 400}, {"A": 300, "B": 140}, {"A": 260, "B": 100}]
+    assert data["winner"] == "B" and data["totals"] == {"A": 560, "B": 640}
+
+
 def test_bonuses_at_once_count_in_every_game_the_hand_enters() -> None:
     rules = with_knobs(HOLLYWOOD, box_timing="hand")
     # Two wins of 30 for A: game 1 30 + 20 + 30 + 20 = 100 (closes); game 2 30 + 20 = 50.

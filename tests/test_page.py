@@ -182,6 +182,36 @@ def test_chart_has_a_point_per_hand_and_start() -> None:
             assert (ys[k] < ys[k - 1]) == (totals[k] > totals[k - 1]) and (ys[k] == ys[k - 1]) == (totals[k] == totals[k - 1])
 
 
+def test_a_hollywood_chart_has_a_line_per_game_and_marks_each_close() -> None:
+    """Issue 21: under Hollywood a line per player and game, each game's running points (never the sum, which
+    crossed the 100 line at hand 5 of 9), and each game's close marked at the hand that closed it; the hands'
+    summaries say which games each scored in."""
+    from ginlog.app.views.match import score_json
+
+    page, steps = page_of(SAMPLES / "hollywood-match.jsonl")
+    final = steps[-1].state
+    sheet = score_json(final, None)
+    p = parse(page)
+    lines = [a for t, a in p.tags if t == "polyline"]
+    assert [(a["data-game"], a["data-player"]) for a in lines] == [(g, s) for g in "123" for s in "01"]
+    for a in lines:
+        game, seat = int(a["data-game"] or 0), int(a["data-player"] or 0)
+        ys = [float(xy.split(",")[1]) for xy in (a["points"] or "").split()]
+        values = [0] + [h["game_totals"][game - 1].get(final.players[seat], 0) for h in sheet["hands"]]
+        for k in range(1, len(ys)):
+            assert (ys[k] < ys[k - 1]) == (values[k] > values[k - 1])
+    closes = [(a["data-game"], a["x1"]) for t, a in p.tags if t == "line" and (a.get("class") or "") == "closed"]
+    assert [g for g, _ in closes] == ["1", "2", "3"]
+    numbers = [h["number"] for h in sheet["hands"]]
+    xs = [float(x or 0) for _, x in closes]
+    assert xs == sorted(xs) and len(set(xs)) == 3
+    assert [g["closed_at"] for g in sheet["games"]] == [numbers[i] for i in (6, 10, 17)]  # hands 7, 11 and 18
+    _, data = embedded(page)
+    summaries = [h["summary"] for h in data["match"]["hands"]]
+    assert summaries[6].endswith("in games 1, 2 and 3; game 1 closes, won by Iris 104-0.")
+    assert summaries[7].endswith("Jack scores 10 in game 2.")
+
+
 def test_hostile_text_stays_data(hostile: tuple[str, list[Any]]) -> None:
     page, steps = hostile
     raw, data = embedded(page)

@@ -214,6 +214,49 @@ def test_chart_and_score_sheet(open_page: Any) -> None:
     assert final_row == list(final.totals())
     assert page.text_content("#verdict .head code") == steps[-1].digest
     assert page.get_attribute("#verdict-badge", "class") == "ok"
+    # Issue 21: editing the address's #eN jumps there (hashchange), and a 10 under the pile's next card keeps
+    # both digits in sight (it read "1").
+    covered = next(s.seq for s in steps if s.state.hand is not None and any(c.rank == 10 for c in s.state.hand.pile[:-1]))
+    page.evaluate(f"location.hash = '#e{covered}'")
+    page.wait_for_function(f"document.getElementById('step').textContent === '{covered}'", timeout=5_000)
+    gaps = page.eval_on_selector_all('#pile .card.under[data-card^="T"]',
+                                     "cs => cs.map(c => c.nextElementSibling.getBoundingClientRect().left - c.querySelector('.r').getBoundingClientRect().right)")
+    assert gaps and all(g >= 0 for g in gaps), gaps
+
+
+def test_a_hollywood_page_shows_three_games_and_who_undercut_whom(open_page: Any, tmp_path: Path) -> None:
+    """Issue 21 (a score pad's Hollywood match: cheap to load): the sheet's columns per game, where each hand's
+    points went and who undercut whom (was "Ann undercut"), the score line per game once they closed."""
+    from ginlog.app.views.match import score_json
+    from ginlog.log.events import Event, FirstDealer, HandResultOnly, MatchStarted
+
+    from page_matches import write_match
+
+    def knock(player: str, k: int, d: int) -> HandResultOnly:
+        return HandResultOnly(how="knock", out=player, knocker_deadwood=k, defender_deadwood=d)
+
+    # Ann 40 three times (game 1 closes at hand 3), Bob undercuts Ann (8 v 5: 13, game 2), then Ann closes the rest.
+    events: list[Event] = [MatchStarted(players=("Ann", "Bob"), rules=preset("hollywood")), FirstDealer(dealer="Ann", how="agreed"),
+              knock("Ann", 1, 41), knock("Ann", 1, 41), knock("Ann", 1, 41), knock("Ann", 8, 5), knock("Ann", 1, 41),
+              knock("Ann", 1, 41)]
+    path = write_match(tmp_path / "holly.jsonl", events)
+    steps, _ = steps_of(path)
+    final = steps[-1].state
+    sheet = score_json(final, None)
+    assert final.phase == "over"
+    page = open_page(path)
+    head = page.eval_on_selector("#score-sheet thead tr", "r => Array.from(r.cells).map(c => c.textContent)")
+    assert head[4:] == [f"game {g} \u00b7 {p}" for g in (1, 2, 3) for p in ("Ann", "Bob")] + ["Ann", "Bob"]
+    rows = page.eval_on_selector_all("#score-sheet tbody tr", "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent))")
+    for row, h in zip(rows, sheet["hands"]):
+        assert row[3].startswith(f"{h['winner']} +{h['points']} in game")
+        assert [int(c.split()[0]) for c in row[4:10]] == [g[p] for g in h["game_totals"] for p in ("Ann", "Bob")]
+    assert rows[3][2:4] == ["Bob undercuts Ann", "Bob +13 in game 2"]
+    assert rows[2][3] == "Ann +40 in games 1, 2, 3; closes game 1"
+    page.keyboard.press("End")
+    assert page.text_content("#score") == "".join(
+        f"game {g['number']}: Ann {g['totals']['Ann']} \u00b7 Bob {g['totals']['Bob']} (closed: {g['winner']})"
+        for g in sheet["games"])
 
 
 def test_hostile_record_stays_text(open_page: Any, tmp_path: Path) -> None:

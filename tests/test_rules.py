@@ -376,3 +376,17 @@ def test_multiplier_for_spades() -> None:
         assert preset("standard").multiplier_for(card) == 1
     no_double = with_knobs(ok, oklahoma="gin-nodouble")
     assert all(no_double.multiplier_for(card) == 1 for card in DECK)
+
+
+def test_hollywood_is_credited_to_its_one_source_everywhere() -> None:
+    """Issue 21: the README credited rummy-games.com while ``ginlog rules`` said Hoyle; the seeds have no Hollywood,
+    so the preset's help, the knob's docs and the README name the page the rules come from, and nothing says Hoyle."""
+    from pathlib import Path
+
+    from ginlog.game import hollywood
+    from ginlog.game.rules import PRESET_HELP, Hollywood
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    for text in (PRESET_HELP["hollywood"], hollywood.__doc__ or "", Hollywood.__doc__ or "", readme):
+        assert "rummy-games.com" in text and "Hoyle" not in text
+    assert "higher sum of the three" in PRESET_HELP["hollywood"] and "higher sum of the three games" in readme

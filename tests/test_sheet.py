@@ -155,7 +155,8 @@ def test_the_sheet_tells_a_hollywood_match() -> None:
     for g in data["games"]:  # each game's winner and the hand that closed it
         assert f"{g['winner']} (hand {g['closed_at']})" in text
     assert "Jack game 3" in text and "Running totals" in text
-    assert "undercut Jack +10" in text  # hand 8: Jack's first win ...
+    assert "undercut Jack +10 in game 2" in text  # hand 8: Jack's first win ...
+    assert "gin Jack +39 in games 2, 3" in text  # (issue 21: a hand says where its points went)
     row = next(line for line in text.splitlines() if line.startswith("│    8 "))
     assert " 0  10   0" in row  # ... went into game 2 alone (Jack was shut out of game 1)
     assert "Winner: Iris" in text
@@ -204,3 +205,39 @@ def test_the_chart_shares_one_scale() -> None:
     assert lines[0].startswith("Running totals") and len(lines) == 3
     ann, bob = lines[1], lines[2]
     assert ann.endswith("115") and bob.endswith("29") and BLOCKS[-1] in ann and BLOCKS[-1] not in bob
+
+
+def test_every_view_tells_the_three_games_of_a_hollywood_match() -> None:
+    """Issue 21: the status line, ``table``/``show``, ``show --json``, ``replay`` and the recorder's final sheet
+    show Hollywood's three games (score, closed or open, bonuses), never one sum "(to 100)"; a hand's words say
+    which games it scored in and when one closed (not "Dev scores 28. Score: ... Dev 62")."""
+    from typer.testing import CliRunner
+
+    from ginlog.app.cli import build_app
+    from ginlog.app.record.status import status_line
+    from ginlog.app.views.match import final_sheet, table_json, table_text
+
+    path = SAMPLES / "hollywood-match.jsonl"
+    steps = list(iter_steps(str(path)))
+    mid = next(s.state for s in steps if len(s.state.hands) == 9 and s.state.hand is not None)  # game 1 closed
+    line = status_line(mid)
+    assert "(to 100)" not in line and line.endswith("(each game to 100)")
+    assert ("game 1 Iris 104, Jack 0 (closed: Iris won, bonuses Iris 340) · game 2 Iris 87, Jack 49 (open) · "
+            "game 3 Iris 69, Jack 39 (open)") in line
+    table = table_text(mid)
+    assert "Score: Hollywood, three games (each game to 100)" in table
+    assert "game 1: Iris 104, Jack 0, closed: Iris won it (game bonus Iris 100; boxes Iris 140; shutout Iris 100): Iris 444, Jack 0" in table
+    assert "game 2: Iris 87, Jack 49, open" in table
+    shown = table_json(mid)
+    assert [(g["number"], g["totals"], g["winner"], g["closed_at"]) for g in shown["games"]] == [
+        (1, {"Iris": 104, "Jack": 0}, "Iris", 7), (2, {"Iris": 87, "Jack": 49}, None, None), (3, {"Iris": 69, "Jack": 39}, None, None)]
+    assert table_json(steps[-1].state)["games"] == score_json(steps[-1].state, None)["games"]
+    sheet = final_sheet(steps[-1].state)
+    assert "Hand  Dealer    Result     Winner    Points  Games" in sheet
+    assert "undercut" in sheet and "big_gin" not in sheet
+    assert "game 3: Iris 92, Jack 100, closed: Jack won it" in sheet and "Totals: Iris 1076, Jack 409" in sheet
+    out = CliRunner().invoke(build_app(), ["replay", str(path)]).output
+    assert "Iris scores 22 in games 1, 2 and 3; game 1 closes, won by Iris 104-0." in out
+    assert "Jack scores 10 in game 2." in out
+    assert "Score: game 1 Iris 104, Jack 0 (closed: Iris won, bonuses Iris 340) · game 2 Iris 87, Jack 10 (open)" in out
+    assert "all three games are closed" in out and "over the three, bonuses included: Iris 1076, Jack 409" in out

@@ -100,6 +100,16 @@ def test_index_lists_every_match(built: Any) -> None:
     # The standings: one row per player of the valid files, as stats computes them.
     standings = {r[0]: r for r in t.tables["standings"][1:]}
     assert set(standings) == {"Ann", "Bob", "Cy", "Dee", *(visible(n) for n in HOSTILE_NAMES)}
+    # issue 21: hand points, bonus points and their total, the total being the player's match totals added up
+    head = t.tables["standings"][0]
+    points, bonus, total = (head.index(h) for h in ("Points", "Bonus points", "Total"))
+    want: dict[str, int] = {}
+    for g in made:
+        sheet = score_json(fold(list(g.events)).state, None)
+        for p, v in sheet["totals"].items():
+            want[visible(p)] = want.get(visible(p), 0) + v
+    assert {n: int(r[total]) for n, r in standings.items()} == want
+    assert all(int(r[points]) + int(r[bonus]) == int(r[total]) for r in standings.values())
 
 
 def test_each_page_exists_and_is_self_contained(built: Any) -> None:

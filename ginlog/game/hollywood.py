@@ -14,6 +14,28 @@ knobs, each game on its own; the match is over when all three are closed.
 Whether a shut-out player moves on to the next game is a knob
 (:attr:`~ginlog.game.rules.Hollywood.shut_out_moves_on`).
 
+The seeds (``/work/shared/seeds/``) have no Hollywood; the source is the
+rummy-games.com page above (the same rule as the older books': "a player who
+is shut out in the first column must clearly make his first entry in the
+second column"). Two choices no book spells out, stated (issue 21; measured
+against an independent scorer, 440 matches agree once its reading is this):
+
+- **After a shut-out the player's count starts again.** Their next win is
+  the first score in the next game in progress, and the one after scores in
+  that game and the game after it, as a first and second win would: a win
+  enters every open game the player has scored in and the first open one they
+  have not (:func:`games_entered`). The literal reading, where the count
+  goes on (the shut-out player's second win overall is still "a second win",
+  entered in games 1 and 2 only), scores 14 of 240 matches differently
+  (issue 21's measurement). Both books found say only where the first entry goes and
+  neither says the count goes on, so this is not a knob; a table that plays
+  the other reading is a knob value to add to :class:`~ginlog.game.rules.Hollywood`.
+- **The match goes to the higher sum of the three games**, each game's hand
+  points and its own bonuses (:func:`match_winner`), not to whoever won more
+  games: each game "is settled by the difference" of its totals, so the
+  player ahead on the sheet as a whole has won the match (a player can win
+  two games of three and lose the match).
+
 This is a pure fold over priced hands, like :class:`ginlog.game.scoring.Tally`
 (which calls it): the games are never recorded, always derived.
 
@@ -80,8 +102,9 @@ FRESH: Final = (Game(),) * GAMES
 def games_entered(hollywood: Hollywood, games: Sequence[Game], seat: Seat, wins_before: int) -> tuple[int, ...]:
     """Which games (0-based) a winning hand of ``seat`` scores in, given its ``wins_before`` winning hands.
 
-    With ``shut_out_moves_on`` (Hoyle): every open game the player has scored
-    in, and the first open game they have not. Otherwise strictly by count:
+    With ``shut_out_moves_on`` (rummy-games.com): every open game the player
+    has scored in, and the first open game they have not (so after a shut-out
+    the count starts again in the game entered). Otherwise strictly by count:
     the player's n-th winning hand scores in the open games among games 1..n.
 
     >>> from ginlog.game.rules import Hollywood

@@ -110,6 +110,12 @@ class Hollywood:
     score is entered as the first score in the next game in progress" (the
     source; true). False counts strictly: a player's n-th winning hand scores
     only in the open games among games 1 to n.
+
+    Two choices the rule books leave open, stated here (issue 21; the
+    module :mod:`ginlog.game.hollywood` says them in full): after a shut-out
+    the player's count starts again in the game they enter (their next win
+    scores in it and the game after), and the match goes to the higher sum of
+    the three games' final totals, not to whoever won more games.
     """
 
     shut_out_moves_on: bool = True
@@ -279,7 +285,8 @@ PRESET_HELP: Final[dict[str, str]] = {
     "openspiel": "OpenSpiel gin_rummy: one hand, gin 25, undercut 25, tie scores 0, its loop voids (a bounce of the first upcard counts), wall knock, 2-card lay-off chains",
     "rlcard": "RLCard gin_rummy: one hand, 11/10 deal without upcard, pickups at the two-card stock until declared "
     "dead, 200 moves at most, knock with the card taken, compulsory gin, no lay-offs; standard's points",
-    "hollywood": "Hollywood (Hoyle): classic's 10/20/10 and bonuses, in three games at once, each to 100",
+    "hollywood": "Hollywood (rummy-games.com's Hollywood Gin page; the seeds have no Hollywood): classic's 10/20/10 "
+    "and bonuses, in three games at once, each to 100; the match to the higher sum of the three",
 }
 
 _converter = cattrs.Converter(forbid_extra_keys=True)

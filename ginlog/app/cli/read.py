@@ -87,13 +87,14 @@ def replay(
                 text = describe(s.event, before, st)  # record text already made visible (ginlog.text.visible)
                 ended = before is not None and len(st.hands) > len(before.hands)
                 if json_:
-                    summary = hand_summary(st.hands[-1], st.players) if ended else None
+                    summary = hand_summary(st.hands[-1], st.players, st.rules, before.tally) if before is not None and ended else None
                     _echo_json({"seq": s.seq, "type": event_type(s.event), "text": text, "summary": summary,
                                 **table_json(st)}, lines=True)
                 else:
                     out.show(Text.assemble((f"{s.seq:>4}", "dim"), "  ", text))
                     if ended:
-                        out.show(Text.assemble("      ", (hand_summary(st.hands[-1], st.players), "bold")),
+                        assert before is not None
+                        out.show(Text.assemble("      ", (hand_summary(st.hands[-1], st.players, st.rules, before.tally), "bold")),
                                  Text("      Score: " + score_line(st)))
                 if step_ and sys.stdin.isatty() and not json_:
                     input()

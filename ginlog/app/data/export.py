@@ -19,7 +19,14 @@ gin, as in ``stats``: :func:`~ginlog.game.scoring.went_out`) and ``outcome`` (th
 ``deadwood_2`` (each seat's declared deadwood, the defender's after lay-offs;
 empty for a void); ``total_1``, ``total_2`` (running totals after the hand);
 ``recorded`` (``moves`` or ``result``); ``void_reason``; ``rules`` (a preset's
-name, or the nearest preset and the knobs that differ).
+name, or the nearest preset and the knobs that differ); and what makes the
+match's result derivable from its rows (issue 21): ``games`` (Hollywood: the
+games the hand scored in, ``"2 3"``), ``game1_1`` ... ``game3_2`` (Hollywood:
+each game's running hand points by seat), ``closes`` (what the hand closed:
+``game 2``, ``game 3, match``, ``match``), ``bonus_1``, ``bonus_2`` (the
+bonuses of what it closed) and ``final_1``, ``final_2`` (on the row that ends
+the match: ``score --json``'s totals). Over a match's rows, the last
+``total_N`` plus the sum of ``bonus_N`` is ``final_N`` (docs/DATA.md).
 
 Values are the record's own text (an export is data, not display).
 
@@ -61,7 +68,8 @@ from ginlog.app.data.formats import (
 
 import attrs
 
-from ginlog.game.scoring import went_out
+from ginlog.game.scoring import Tally, running, went_out
+from ginlog.play.state import MatchState
 from ginlog.match.dated import DatedReport
 from ginlog.app.check.verdicts import Failed, Verdict
 from ginlog.app.shell.outputs import Replacement
@@ -88,7 +96,7 @@ def hand_rows(dated: DatedReport) -> Iterator[Row]:
     match = dated.identity
     dates = dated.hand_begins
     path = report.path
-    for i, h in enumerate(state.hands):
+    for i, (h, result) in enumerate(zip(state.hands, _results(state))):
         s, r = h.score, h.result
         out = r.out
         if out is None:
@@ -101,8 +109,48 @@ def hand_rows(dated: DatedReport) -> Iterator[Row]:
             path, match, title, p1, p2, dates[i] if i < len(dates) else None, h.number, players[h.dealer],
             went_out(r) or r.how,
             s.outcome, None if out is None else players[out], None if s.winner is None else players[s.winner],
-            s.points, d1, d2, h.totals[0], h.totals[1], h.recorded, h.void_reason, rules,
+            s.points, d1, d2, h.totals[0], h.totals[1], h.recorded, h.void_reason, rules, *result,
         )
+
+
+#: The result columns of a row outside Hollywood that closes nothing.
+_NO_RESULT: Final = (None,) * 12
+
+
+def _results(state: MatchState) -> Iterator[Row]:
+    """Per finished hand, its result columns (``games`` to ``final_2``): where it scored, what it closed, the bonuses.
+
+    Bonuses are put on the row that closes what earns them: under Hollywood
+    each game's on the row that closed that game, otherwise the match's on the
+    row that ended it, so that a match's final totals are its last running
+    totals plus the sum of its ``bonus`` columns.
+    """
+    rules = state.rules
+    last = len(state.hands) - 1
+    ended = state.phase == "over"
+    before = Tally()
+    for i, tally in enumerate(running(rules, (h.score for h in state.hands))):
+        final = state.totals() if ended and i == last else (None, None)
+        if rules.hollywood is None:
+            if final[0] is None:
+                yield _NO_RESULT
+            else:
+                b = tally.bonuses(rules)
+                yield (None,) * 7 + ("match", b.total(0), b.total(1), *final)
+            before = tally
+            continue
+        old, new = before.hollywood_games(rules), tally.hollywood_games(rules)
+        entered = [str(n) for n, (a, g) in enumerate(zip(old, new), start=1) if a.hands_won != g.hands_won]
+        closed = [n for n, (a, g) in enumerate(zip(old, new)) if g.closed and not a.closed]
+        closes = [f"game {n + 1}" for n in closed] + (["match"] if final[0] is not None else [])
+        bonus: tuple[int | None, int | None] = (None, None)
+        if closed:
+            bs = [new[n].bonuses(rules) for n in closed]
+            bonus = (sum(b.total(0) for b in bs), sum(b.total(1) for b in bs))
+        yield (
+            " ".join(entered) or None, *(p for g in new for p in g.points), ", ".join(closes) or None, *bonus, *final,
+        )
+        before = tally
 
 
 @attrs.frozen

@@ -37,9 +37,15 @@ __all__ = [
 COLUMNS: Final = (
     "file", "match", "title", "player_1", "player_2", "date", "hand", "dealer", "how", "outcome", "out", "winner",
     "points", "deadwood_1", "deadwood_2", "total_1", "total_2", "recorded", "void_reason", "rules",
+    # issue 21: a match's result derivable from its rows (docs/DATA.md, "ginlog export columns")
+    "games", "game1_1", "game1_2", "game2_1", "game2_2", "game3_1", "game3_2", "closes", "bonus_1", "bonus_2",
+    "final_1", "final_2",
 )
 #: The columns holding whole numbers (typed so where the format has types).
-INT_COLUMNS: Final = frozenset(("hand", "points", "deadwood_1", "deadwood_2", "total_1", "total_2"))
+INT_COLUMNS: Final = frozenset((
+    "hand", "points", "deadwood_1", "deadwood_2", "total_1", "total_2", "game1_1", "game1_2", "game2_1", "game2_2",
+    "game3_1", "game3_2", "bonus_1", "bonus_2", "final_1", "final_2",
+))
 #: Rows per Parquet row group (and so the rows a Parquet export holds at once).
 ROW_GROUP: Final = 10_000
 

@@ -18,9 +18,11 @@ What each figure counts, per player, over the valid files they play in:
     won / finished.
 ``hands`` / ``hands_won``
     hands played (void hands included) / hands they scored. ``hand_win_rate``.
-``points`` / ``bonus_points``
+``points`` / ``bonus_points`` / ``total_points``
     points of the hands they won / everything else in their total (game
-    bonus, boxes, shutout). ``points_per_hand`` = points / hands.
+    bonus, boxes, shutout; under Hollywood a hand's points in its second and
+    third games too) / the two together, their match totals added up.
+    ``points_per_hand`` = points / hands.
 ``gins``
     hands they went gin or big gin in: out with no deadwood, however
     recorded (a knock that leaves none is a gin, not a knock), won or not
@@ -82,8 +84,8 @@ __all__ = [
 #: The keys of one player's object in ``stats --json`` (and the columns of ``--csv``), in order.
 PLAYER_KEYS: Final = (
     "name", "matches", "matches_finished", "matches_won", "match_win_rate",
-    "hands", "hands_won", "hand_win_rate", "points", "bonus_points", "points_per_hand",
-    "gins", "gin_rate", "knocks", "knock_rate", "undercuts", "was_undercut", "undercut_rate",
+    "hands", "hands_won", "hand_win_rate", "points", "bonus_points", "total_points",
+    "points_per_hand", "gins", "gin_rate", "knocks", "knock_rate", "undercuts", "was_undercut", "undercut_rate",
     "avg_deadwood_knocking", "avg_deadwood_defending", "rating", "rated_matches",
 )
 
@@ -398,6 +400,7 @@ class Standings:
                 "hand_win_rate": _rate(f.hands_won, f.hands),
                 "points": f.points,
                 "bonus_points": f.bonus_points,
+                "total_points": f.points + f.bonus_points,
                 "points_per_hand": _rate(f.points, f.hands),
                 "gins": f.gins,
                 "gin_rate": _rate(f.gins, f.hands),

@@ -109,15 +109,25 @@ def chart_svg(match: dict[str, Any]) -> str:
 
     Built from :func:`match_data`'s ``match`` part only (the score sheet's
     rows); each line has a point for the start (0) and one per finished hand.
-    Names are escaped; nothing else in it comes from the record.
+    Under Hollywood scoring there is a line per player and game (``data-game``
+    1 to 3, each game its own dash), against the target each game closes at,
+    and each game's close is marked at its hand (``.closed``, ``game 2
+    closed``), so no summed line crosses the target long before the match
+    ends. Names are escaped; nothing else in it comes from the record.
     """
     players = match["players"]
-    rows = match["sheet"]["hands"]
-    target = match["sheet"]["rules"].get("game_target")
-    series = [[0] + [int(r["totals"][p]) for r in rows] for p in players]
+    sheet = match["sheet"]
+    rows = sheet["hands"]
+    target = sheet["rules"].get("game_target")
+    games = sheet.get("games") or []
+    if games:
+        series = [(i, g + 1, [0] + [int(r["game_totals"][g].get(p, 0)) for r in rows])
+                  for g in range(len(games)) for i, p in enumerate(players)]
+    else:
+        series = [(i, 0, [0] + [int(r["totals"][p]) for r in rows]) for i, p in enumerate(players)]
     width, height, left, right, top, bottom = 640, 240, 44, 16, 30, 30
     plot_w, plot_h = width - left - right, height - top - bottom
-    peak = max([1, target or 0, *series[0], *series[1]])
+    peak = max([1, target or 0, *(v for _, _, values in series for v in values)])
     grid = _nice_step(peak)
     ymax = -(-peak // grid) * grid
     n = max(1, len(rows))
@@ -129,10 +139,11 @@ def chart_svg(match: dict[str, Any]) -> str:
     def y(v: int) -> float:
         return round(top + plot_h * (1 - v / ymax), 1)
 
+    title = "Running totals of the three games after each hand" if games else "Running totals after each hand"
     out = [
         f'<svg id="chart" viewBox="0 0 {width} {height}" role="img" aria-labelledby="chart-title" '
         f'data-left="{left}" data-dx="{round(dx, 3)}" data-hands="{len(rows)}">',
-        '<title id="chart-title">Running totals after each hand</title>',
+        f'<title id="chart-title">{title}</title>',
     ]
     for v in range(0, ymax + 1, grid):
         out.append(f'<line class="grid" x1="{left}" x2="{width - right}" y1="{y(v)}" y2="{y(v)}"/>')
@@ -143,16 +154,27 @@ def chart_svg(match: dict[str, Any]) -> str:
             out.append(f'<text class="tick" x="{x(k)}" y="{height - bottom + 16}" text-anchor="middle">{k}</text>')
     if target:
         out.append(f'<line class="target" x1="{left}" x2="{width - right}" y1="{y(target)}" y2="{y(target)}"/>')
+    numbers = [int(r["number"]) for r in rows]
+    for g in games:
+        if g["closed_at"] is None or g["closed_at"] not in numbers:
+            continue
+        k = numbers.index(g["closed_at"]) + 1
+        out.append(f'<line class="closed" data-game="{g["number"]}" x1="{x(k)}" x2="{x(k)}" y1="{top}" y2="{height - bottom}"/>')
+        out.append(f'<text class="closed-label" x="{x(k) - 3}" y="{top + 10 + 11 * (g["number"] - 1)}" '
+                   f'text-anchor="end">game {g["number"]} closed</text>')
     out.append(f'<line id="chart-now" class="now" x1="{left}" x2="{left}" y1="{top}" y2="{height - bottom}"/>')
-    for i, values in enumerate(series):
+    for i, game, values in series:
         points = " ".join(f"{x(k)},{y(v)}" for k, v in enumerate(values))
-        out.append(f'<polyline class="line p{i}" data-player="{i}" points="{points}"/>')
+        cls, attrs = (f"line p{i} g{game}", f' data-game="{game}"') if game else (f"line p{i}", "")
+        out.append(f'<polyline class="{cls}" data-player="{i}"{attrs} points="{points}"/>')
         for k, v in enumerate(values[1:], 1):
-            out.append(f'<circle class="dot p{i}" cx="{x(k)}" cy="{y(v)}" r="3"/>')
+            out.append(f'<circle class="dot p{i}" cx="{x(k)}" cy="{y(v)}" r="{2 if game else 3}"/>')
     for i, name in enumerate(players):
         lx = left + i * 200
         out.append(f'<line class="line p{i}" x1="{lx}" x2="{lx + 22}" y1="12" y2="12"/>')
         out.append(f'<text class="legend" x="{lx + 28}" y="16">{html.escape(name)}</text>')
+    if games:
+        out.append(f'<text class="tick" x="{left + 290}" y="16">game 1 solid, 2 dashed, 3 dotted</text>')
     out.append(f'<text class="tick" x="{width - right}" y="16" text-anchor="end">hand</text>')
     out.append("</svg>")
     return "\n".join(out)

@@ -34,7 +34,8 @@ from ginlog.app.check.verdicts import Verdict as FileVerdict
 from ginlog.caveats import Caveat
 from ginlog.errors import EventError, GinlogError, StoreError
 from ginlog.game.cards import Card, cards_mask, mask_cards
-from ginlog.game.rules import PRESETS, rules_to_dict
+from ginlog.game.rules import PRESETS, Rules, rules_to_dict
+from ginlog.game.scoring import Tally
 from ginlog.log.events import CHANGES_NOTHING, TAKES_BACK, Correction, HandDealt, event_type
 from ginlog.log.reader import Source
 from ginlog.match.policy import POLICY
@@ -94,13 +95,17 @@ def _cards(cards: Sequence[Card] | int) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _result(h: FinishedHand, players: tuple[str, str]) -> dict[str, Any]:
-    """A finished hand: how it ended, what it scored, and each hand as laid out (melds, lay-offs, deadwood)."""
+def _result(h: FinishedHand, players: tuple[str, str], rules: Rules | None = None, before: Tally | None = None) -> dict[str, Any]:
+    """A finished hand: how it ended, what it scored, and each hand as laid out (melds, lay-offs, deadwood).
+
+    ``rules`` and the tally ``before`` the hand: under Hollywood its summary
+    says which games it scored in and which it closed.
+    """
     s = h.score
     return {
         "number": h.number,
         "dealer": players[h.dealer],
-        "summary": hand_summary(h, players),
+        "summary": hand_summary(h, players, rules, before),
         "outcome": s.outcome,
         "winner": None if s.winner is None else players[s.winner],
         "points": s.points,
@@ -185,7 +190,7 @@ def frame(step: Step, before: MatchState | None) -> dict[str, Any]:
     f["dealer"] = None if state.dealer is None else players[state.dealer]
     if state.hands:
         last = state.hands[-1]
-        f["result"] = _result(last, players)
+        f["result"] = _result(last, players, state.rules, _tally_before_last(state))
         f["just"] = before is not None and len(before.hands) < len(state.hands)
         if last.shown:
             seats: list[dict[str, Any]] = [{"known": [], "hidden": 0, "public": []} for _ in range(2)]
@@ -194,6 +199,30 @@ def frame(step: Step, before: MatchState | None) -> dict[str, Any]:
                 seats[x.player] = {"known": cards, "hidden": 0, "public": cards}
             f["seats"] = seats
     return f
+
+
+def _tally_before_last(state: MatchState) -> Tally | None:
+    """Under Hollywood, the tally before the last finished hand (for its summary's games); None otherwise.
+
+    Derived again from the hands (a Hollywood match is over once its three
+    games close, so it has few), and only between hands.
+    """
+    if state.rules.hollywood is None:
+        return None
+    tally = Tally()
+    for h in state.hands[:-1]:
+        tally = tally.add(state.rules, h.score)
+    return tally
+
+
+def _results(state: MatchState) -> list[dict[str, Any]]:
+    """Every finished hand's :func:`_result`, the tally kept along (each hand's summary says its games)."""
+    out, tally, rules = [], Tally(), state.rules
+    for h in state.hands:
+        out.append(_result(h, state.players, rules, tally))
+        if not tally.over:
+            tally = tally.add(rules, h.score)
+    return out
 
 
 def _rules(state: MatchState) -> dict[str, Any]:
@@ -216,7 +245,7 @@ def match_part(state: MatchState, verdict: Verdict, title: str | None = None) ->
         "tool": state.tool,
         "rules": _rules(state),
         "sheet": score_json(state, verdict.head),
-        "hands": [_result(h, players) for h in state.hands],
+        "hands": _results(state),
         "winner": winner_name(state),
         "abandoned": state.abandoned,
         "verdict": {"ok": verdict.ok, "errors": list(verdict.errors), "warnings": list(verdict.warnings), "head": verdict.head,

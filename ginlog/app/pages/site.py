@@ -154,7 +154,8 @@ a{color:#1a4f9c}footer{margin-top:2rem;color:#666;font-size:.85em}
 
 _STANDING_COLUMNS: Final = (
     ("Player", "name"), ("Matches", "matches"), ("Won", "matches_won"), ("Hands", "hands"),
-    ("Hands won", "hands_won"), ("Points", "points"), ("Gins", "gins"), ("Knocks", "knocks"),
+    ("Hands won", "hands_won"), ("Points", "points"), ("Bonus points", "bonus_points"), ("Total", "total_points"),
+    ("Gins", "gins"), ("Knocks", "knocks"),
     ("Undercuts", "undercuts"), ("Rating", "rating"),
 )
 

@@ -28,7 +28,7 @@ from ginlog.app.record.rematch import start_rematch
 from ginlog.app.record.status import seal_command
 from ginlog.app.record.undoing import reopen_question, reopens, undo_target, undone_text
 from ginlog.app.shell.terminal import Terminal
-from ginlog.app.views.match import describe, hand_summary, named, pretty, score_line, table_text, winner_name
+from ginlog.app.views.match import describe, final_sheet, hand_summary, pretty, score_line, table_text
 from ginlog.errors import Conflict, GinlogError
 from ginlog.game.seats import Seat
 from ginlog.log.events import Correction, Event, HandShown, HandVoid, MatchAbandoned
@@ -366,14 +366,15 @@ def _proposal(before: Timeline, after: Timeline) -> str:
         h = st.hands[-1]
         out = h.result.out
         defender = next((x for x in h.shown if x.player != out), None)  # the defender's melds, not only the sum
-        return "\n".join([*([_arranged(st, defender)] if defender is not None else []), hand_summary(h, st.players)])
+        summary = hand_summary(h, st.players, st.rules, before.state.tally)
+        return "\n".join([*([_arranged(st, defender)] if defender is not None else []), summary])
     return "ginlog arranges the hand"
 
 
 def _after(st: MatchState, before: MatchState, say: Callable[[str], None]) -> None:
     """What the table is told after an entry: a hand's summary and the score, or who deals first."""
     if len(st.hands) > len(before.hands):
-        say(hand_summary(st.hands[-1], st.players))
+        say(hand_summary(st.hands[-1], st.players, st.rules, before.tally))
         say("Score: " + score_line(st))
         if not st.finished:
             say(f"Next: {_name(st, st.dealer)} deals hand {len(st.hands) + 1} ('upcard CARD').")
@@ -386,16 +387,4 @@ def _name(st: MatchState, seat: Seat | None) -> str | None:
 
 
 def _final(st: MatchState) -> str:
-    if st.phase == "abandoned":
-        return f"Match abandoned: {st.abandoned}"
-    b = st.tally.bonuses(st.rules)
-    lines = ["Final sheet:"]
-    for h in st.hands:
-        won = _name(st, h.score.winner) or "-"
-        lines.append(f"  {h.number:>2}. {st.players[h.dealer]:<8} {h.score.outcome:<9} {won:<8} {h.score.points:>4}")
-    for label, part in (("game bonus", b.game), ("boxes", b.boxes), ("shutout", b.shutout)):
-        for p, v in named(st.players, part).items():
-            lines.append(f"  {label}: {p} +{v}")
-    lines.append("  Totals: " + score_line(st))
-    lines.append(f"Winner: {winner_name(st) or 'nobody'}")
-    return "\n".join(lines)
+    return final_sheet(st)  # the views' (headings, Hollywood's games)

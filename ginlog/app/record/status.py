@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ginlog.app.views.match import score_line, winner_name
+from ginlog.app.views.match import score_line, target_words, winner_name
 from ginlog.play.state import MatchState
 from ginlog.text import visible
 
@@ -61,7 +61,7 @@ def result_text(state: MatchState) -> str:
     """
     if state.phase == "abandoned":
         return visible(f"abandoned: {state.abandoned}")
-    a, b = state.totals()
+    a, b = state.totals()  # under Hollywood: over the three games, bonuses included
     won = winner_name(state)
     if won is None:
         return visible(f"nobody won, {a}-{b}")
@@ -70,9 +70,19 @@ def result_text(state: MatchState) -> str:
 
 
 def status_line(state: MatchState) -> str:
-    """One line: the hand, who is to do what, the stock and the pile's top, the score."""
-    target = state.rules.game_target
-    score = score_line(state) + (f" (to {target})" if target else " (one hand)")
+    """One line: the hand, who is to do what, the stock and the pile's top, the score.
+
+    Under Hollywood scoring the score is the three games, each open or closed
+    (:func:`~ginlog.app.views.match.score_line`), never one sum "to 100":
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import HandScore, Tally
+    >>> rules = preset("hollywood")
+    >>> t = Tally().add(rules, HandScore("gin", 1, 104))
+    >>> status_line(MatchState(players=("Ann", "Dev"), rules=rules, tally=t, phase="ready", dealer=1))
+    'Hand 1: Dev deals (upcard CARD) · game 1 Ann 0, Dev 104 (closed: Dev won, bonuses Dev 220) · game 2 Ann 0, Dev 0 (open) · game 3 Ann 0, Dev 0 (open) (each game to 100)'
+    """
+    score = f"{score_line(state)} {target_words(state.rules)}"
     players = state.players
     if state.finished:
         return visible(f"Match over ({result_text(state)}) · {AFTER_HINT}")

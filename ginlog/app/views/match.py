@@ -29,6 +29,8 @@ from typing import Any, assert_never
 
 from ginlog.game.bonuses import FinalBonuses
 from ginlog.game.cards import Card, mask_cards
+from ginlog.game.hollywood import Game
+from ginlog.game.rules import Rules
 from ginlog.game.scoring import Tally, running
 from ginlog.game.seats import OTHER, SEATS
 from ginlog.log.events import (
@@ -55,7 +57,8 @@ from ginlog.text import visible
 
 __all__ = [
     "pretty", "describe", "hand_summary", "table_text", "score_json", "score_rows", "score_line", "named",
-    "winner_name", "games_json", "SCORE_JSON_KEYS", "table_json", "pile_text",
+    "winner_name", "games_json", "SCORE_JSON_KEYS", "table_json", "pile_text", "game_words", "games_lines",
+    "games_scored", "target_words", "final_sheet",
 ]
 
 SCORE_JSON_KEYS = (
@@ -133,9 +136,53 @@ def _words(event: Event, before: MatchState | None, after: MatchState) -> str:
             assert_never(event)
 
 
-def hand_summary(h: FinishedHand, players: Sequence[str]) -> str:
-    """What happened in a finished hand and what it scored, in one sentence (``players``: the match's, by seat)."""
-    return visible(_summary(h, players))
+def hand_summary(h: FinishedHand, players: Sequence[str], rules: Rules | None = None, before: Tally | None = None) -> str:
+    """What happened in a finished hand and what it scored, in one sentence (``players``: the match's, by seat).
+
+    Under Hollywood scoring, given the ``rules`` and the tally ``before`` the
+    hand, it also says which games the hand scored in and which it closed, so
+    a transcript never says "Dev scores 28" while two totals move by 28 each:
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import HandResult, HandScore
+    >>> from ginlog.play.state import FinishedHand
+    >>> rules = preset("hollywood")
+    >>> before = Tally().add(rules, HandScore("knock", 1, 90)).add(rules, HandScore("knock", 0, 5))
+    >>> h = FinishedHand(3, 0, HandResult("knock", 1, 2, 30), HandScore("knock", 1, 28), "result")
+    >>> hand_summary(h, ("Ann", "Dev"), rules, before)
+    'Hand 3: Dev knocks with 2; the defender has 30: Dev scores 28 in games 1 and 2; game 1 closes, won by Dev 118-5.'
+    """
+    text = _summary(h, players)
+    if rules is not None and before is not None and rules.hollywood is not None:
+        text = text[:-1] + games_scored(rules, before, h, players) + "."
+    return visible(text)
+
+
+def games_scored(rules: Rules, before: Tally, h: FinishedHand, players: Sequence[str]) -> str:
+    """``" in games 2 and 3; game 2 closes, won by Dev 105-40"``: where a hand's points went under Hollywood.
+
+    ``before`` is the tally before the hand. Empty when nobody scored (or
+    Hollywood is off); the totals of a closing game are its hand points,
+    bonuses apart (they are the sheet's).
+    """
+    w = h.score.winner
+    if rules.hollywood is None or w is None or before.over:
+        return ""
+    old = before.hollywood_games(rules)
+    new = before.add(rules, h.score).hollywood_games(rules)
+    entered = [n for n, (a, b) in enumerate(zip(old, new), start=1) if a.hands_won != b.hands_won]
+    if not entered:
+        return " in no game (every game it could enter is closed)"
+    words = f" in game {entered[0]}" if len(entered) == 1 else (
+        " in games " + ", ".join(map(str, entered[:-1])) + f" and {entered[-1]}"
+    )
+    for n, (a, b) in enumerate(zip(old, new), start=1):
+        if b.closed and not a.closed:
+            hi, lo = b.points[w], b.points[OTHER[w]]
+            words += f"; game {n} closes, won by {players[w]} {hi}-{lo}"
+    if all(g.closed for g in new):
+        words += "; all three games are closed"
+    return words
 
 
 def _summary(h: FinishedHand, players: Sequence[str]) -> str:
@@ -181,8 +228,126 @@ def named(players: Sequence[str], per_seat: Sequence[int | None]) -> dict[str, i
 
 
 def score_line(state: MatchState) -> str:
-    """``Ann 0, Bob 61``: the running totals (with the bonuses once the match is over)."""
-    return visible(", ".join(f"{p} {t}" for p, t in zip(state.players, state.totals())))
+    """``Ann 0, Bob 61``: the running totals (with the bonuses once the match is over).
+
+    Under Hollywood scoring, the three games (:func:`game_words`), and once the
+    match is over the totals over the three, bonuses included:
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import HandScore
+    >>> rules = preset("hollywood")
+    >>> t = Tally().add(rules, HandScore("gin", 0, 100)).add(rules, HandScore("knock", 1, 12))
+    >>> score_line(MatchState(players=("Ann", "Bob"), rules=rules, tally=t, phase="ready"))
+    'game 1 Ann 100, Bob 0 (closed: Ann won, bonuses Ann 220) · game 2 Ann 0, Bob 12 (open) · game 3 Ann 0, Bob 0 (open)'
+
+    (Bob, shut out of game 1, scores his first hand in game 2.)
+    """
+    players = state.players
+    totals = ", ".join(f"{p} {t}" for p, t in zip(players, state.totals()))
+    games = state.tally.hollywood_games(state.rules)
+    if not games:
+        return visible(totals)
+    line = " · ".join(game_words(players, n, g, state.rules) for n, g in enumerate(games, start=1))
+    return visible(line + (f" · over the three, bonuses included: {totals}" if state.phase == "over" else ""))
+
+
+def game_words(players: Sequence[str], number: int, game: Game, rules: Rules | None = None) -> str:
+    """One Hollywood game in a few words: ``game 2 Ann 62, Bob 40 (open)``; its hand points, and once it is
+    closed (given the ``rules``) the bonuses it earned: ``(closed: Ann won, bonuses Ann 220, Bob 20)``."""
+    a, b = game.points
+    if game.winner is None:
+        return f"game {number} {players[0]} {a}, {players[1]} {b} (open)"
+    bonus = ""
+    if rules is not None:
+        got = named(players, [v or None for v in (game.bonuses(rules).total(0), game.bonuses(rules).total(1))])
+        bonus = (", bonuses " + ", ".join(f"{p} {v}" for p, v in got.items())) if got else ""
+    return f"game {number} {players[0]} {a}, {players[1]} {b} (closed: {players[game.winner]} won{bonus})"
+
+
+def target_words(rules: Rules) -> str:
+    """``(to 100)``, ``(each game to 100)`` under Hollywood, ``(one hand)`` without a target."""
+    target = rules.game_target
+    if not target:
+        return "(one hand)"
+    return f"(each game to {target})" if rules.hollywood is not None else f"(to {target})"
+
+
+def games_lines(state: MatchState) -> list[str]:
+    """Hollywood's three games, a line each, with each closed game's bonuses and final totals ([] otherwise).
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.game.scoring import HandScore
+    >>> rules = preset("hollywood")
+    >>> t = Tally().add(rules, HandScore("gin", 0, 100)).add(rules, HandScore("knock", 1, 12))
+    >>> games_lines(MatchState(players=("Ann", "Bob"), rules=rules, tally=t, phase="ready"))[0]
+    '  game 1: Ann 100, Bob 0, closed: Ann won it (game bonus Ann 100; boxes Ann 20; shutout Ann 100): Ann 320, Bob 0'
+    """
+    players = state.players
+    rules = state.rules
+    out = []
+    for n, g in enumerate(state.tally.hollywood_games(rules), start=1):
+        a, b = g.points
+        line = f"  game {n}: {players[0]} {a}, {players[1]} {b}"
+        if g.winner is None:
+            out.append(line + ", open")
+            continue
+        bonus = _bonus_words(players, g.bonuses(rules))
+        fa, fb = g.final_totals(rules)
+        out.append(line + f", closed: {players[g.winner]} won it" + (f" ({bonus})" if bonus else "")
+                   + f": {players[0]} {fa}, {players[1]} {fb}")
+    return out
+
+
+def _bonus_words(players: Sequence[str], b: FinalBonuses) -> str:
+    """``game bonus Ann 100; boxes Ann 20, Bob 20``: the bonuses awarded, in words ('' for none)."""
+    parts = []
+    for label, award in (("game bonus", b.game), ("boxes", b.boxes), ("shutout", b.shutout)):
+        got = named(players, award)
+        if got:
+            parts.append(f"{label} " + ", ".join(f"{p} {v}" for p, v in got.items()))
+    return "; ".join(parts)
+
+
+def final_sheet(state: MatchState) -> str:
+    """The recorder's final sheet: a row a hand under headings, the bonuses, the totals, the winner.
+
+    >>> from ginlog.play.reducer import fold
+    >>> from ginlog.play.simulate import simulate_match
+    >>> from ginlog.game.rules import preset
+    >>> print(final_sheet(fold(simulate_match(preset("standard"), seed=3, max_hands=1)).state).splitlines()[1])
+      Hand  Dealer    Result     Winner    Points
+    """
+    st = state
+    if st.phase == "abandoned":
+        return visible(f"Match abandoned: {st.abandoned}")
+    players = st.players
+    hollywood = st.rules.hollywood is not None
+    width = max(8, *(len(visible(p)) for p in players))
+    lines = ["Final sheet:", f"  {'Hand':>4}  {'Dealer':<{width}}  {'Result':<9}  {'Winner':<{width}}  {'Points':>6}"
+             + ("  Games" if hollywood else "")]
+    tally = Tally()
+    for h in st.hands:
+        s = h.score
+        won = "-" if s.winner is None else players[s.winner]
+        row = f"  {h.number:>4}  {players[h.dealer]:<{width}}  {s.outcome.replace('_', ' '):<9}  {won:<{width}}  {s.points:>6}"
+        if hollywood:
+            before = tally.hollywood_games(st.rules)
+            tally = tally.add(st.rules, s) if not tally.over else tally
+            after = tally.hollywood_games(st.rules)
+            entered = [str(n) for n, (a, b) in enumerate(zip(before, after), start=1) if a.hands_won != b.hands_won]
+            row += "  " + (" ".join(entered) or "-")
+        lines.append(row)
+    if hollywood:
+        lines.append("  Games (each to the target, with its own bonuses):")
+        lines += ["  " + line for line in games_lines(st)]
+    else:
+        b = st.tally.bonuses(st.rules)
+        for label, part in (("game bonus", b.game), ("boxes", b.boxes), ("shutout", b.shutout)):
+            for p, v in named(players, part).items():
+                lines.append(f"  {label}: {p} +{v}")
+    lines.append("  Totals: " + ", ".join(f"{p} {t}" for p, t in zip(players, st.totals())))
+    lines.append(f"Winner: {winner_name(st) or 'nobody'}")
+    return "\n".join(map(visible, lines))
 
 
 def winner_name(state: MatchState) -> str | None:
@@ -220,8 +385,14 @@ def table_text(state: MatchState, as_player: str | None = None) -> str:
 def _table(state: MatchState, as_player: str | None) -> list[str]:
     lines = []
     players = state.players
-    target = state.rules.game_target
-    lines.append(f"Score: {score_line(state)}" + (f" (to {target})" if target else " (one hand)"))
+    if state.rules.hollywood is not None:
+        lines.append(f"Score: Hollywood, three games {target_words(state.rules)}")
+        lines += games_lines(state)
+        if state.phase == "over":
+            lines.append("  over the three, bonuses included: " + ", ".join(
+                f"{p} {t}" for p, t in zip(players, state.totals())))
+    else:
+        lines.append(f"Score: {score_line(state)} {target_words(state.rules)}")
     if state.phase == "setup":
         lines.append("Waiting for the first dealer: 'dealer NAME' or 'cut NAME CARD NAME CARD'.")
         return lines
@@ -293,6 +464,7 @@ def table_json(state: MatchState, as_player: str | None = None) -> dict[str, Any
         "hands": None,
         "winner": winner_name(state),
         "abandoned": state.abandoned,
+        "games": games_json(state),
     }
     if hand is None:
         return out
@@ -386,6 +558,8 @@ def games_json(state: MatchState, tallies: Sequence[Tally] | None = None) -> lis
     """
     players = state.players
     rules = state.rules
+    if rules.hollywood is None:
+        return []
     tallies = _tallies(state) if tallies is None else tallies
     out = []
     for i, g in enumerate(state.tally.hollywood_games(rules)):

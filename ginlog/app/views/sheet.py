@@ -67,12 +67,20 @@ def _one_day(hands: Sequence[dict[str, Any]]) -> str | None:
     return day if len(day) == 10 else None
 
 
-def _result(h: dict[str, Any]) -> Text:
-    """``undercut Bob +11``, ``void``: how the hand ended and who scored what."""
+def _result(h: dict[str, Any], hollywood: bool = False) -> Text:
+    """``undercut Bob +11``, ``void``: how the hand ended and who scored what.
+
+    Under Hollywood, the games the points went into (``gin Dev +28 in games 2,
+    3``: each of those games' totals moves by 28, their sum by 56).
+    """
     outcome = h["outcome"].replace("_", " ")
     if not h["winner"]:
         return Text(outcome if outcome == "void" else f"{outcome}, nobody scores")
-    return Text.assemble(f"{outcome} ", _t(h["winner"]), f" +{h['points']}")
+    out = Text.assemble(f"{outcome} ", _t(h["winner"]), f" +{h['points']}")
+    if hollywood:
+        games = h["in_games"]
+        out.append(f" in game{'s' if len(games) > 1 else ''} {', '.join(map(str, games))}" if games else " in no game")
+    return out
 
 
 def hands_table(state: MatchState, data: dict[str, Any], width: int = 100) -> Table:
@@ -108,7 +116,7 @@ def hands_table(state: MatchState, data: dict[str, Any], width: int = 100) -> Ta
             cells.append(_date(h.get("date"), day is None))
         if dealer:
             cells.append(_t(h["dealer"]))
-        cells += [_result(h), deadwood]
+        cells += [_result(h, hollywood), deadwood]
         if hollywood:
             cells += [" ".join(f"{g.get(p, 0):>3}" for g in h["game_totals"]) for p in players]
         else:

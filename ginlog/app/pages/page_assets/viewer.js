@@ -159,9 +159,36 @@
     return (f.result ? "Hand " + f.result.number + " finished \u00b7 " : "") + "next: " + f.dealer + " deals";
   }
 
-  function scoreLine(totals) {
-    var p = clear($("score"));
-    add(p, el("span", "name", P[0]), " ", el("b", null, totals[0]), " \u00b7 ", el("span", "name", P[1]), " ", el("b", null, totals[1]));
+  function scoreLine(totals, done) {
+    var p = clear($("score")), G = M.sheet.games;
+    if (!G.length) {
+      add(p, el("span", "name", P[0]), " ", el("b", null, totals[0]), " \u00b7 ", el("span", "name", P[1]), " ", el("b", null, totals[1]));
+      return;
+    }
+    /* Hollywood: the three games after the hands finished so far (the sheet's rows), each open or closed. */
+    var h = done ? M.sheet.hands[done - 1] : null;
+    G.forEach(function (g, k) {
+      var t = h ? h.game_totals[k] : {}, closed = h !== null && g.closed_at !== null && g.closed_at <= h.number;
+      add(p, add(el("span", "game" + (closed ? " closed" : "")), "game " + g.number + ": ", el("span", "name", P[0]), " ",
+        el("b", null, t[P[0]] || 0), " \u00b7 ", el("span", "name", P[1]), " ", el("b", null, t[P[1]] || 0),
+        closed ? " (closed: " + g.winner + ")" : " (open)"));
+    });
+  }
+
+  /* How a hand ended, saying who did it to whom: "Bob undercuts Ann", never "Ann undercut" (issue 21). */
+  function ended(h) {
+    if (h.outcome === "void") return "void";
+    if (h.outcome === "points") return "score pad";
+    if (h.outcome === "undercut") return h.winner + " undercuts " + h.out;
+    if (h.outcome === "knock") return h.out + " knocks";
+    return h.out + " goes " + h.outcome.replace("_", " ");
+  }
+  /* What a hand scored: "Dev +28", under Hollywood "Dev +28 in games 2, 3" (each of those games' totals moves by 28). */
+  function scored(h) {
+    if (h.winner === null) return "\u2013";
+    var g = h.in_games, text = h.winner + " +" + h.points;
+    if (M.sheet.games.length) text += g.length ? " in game" + (g.length > 1 ? "s " : " ") + g.join(", ") : " in no game";
+    return text;
   }
 
   function resultBox(r, laidOut) {
@@ -177,7 +204,7 @@
   function render() {
     var f = frameAt(cur);
     $("step").textContent = String(f.n);
-    scoreLine(f.totals);
+    scoreLine(f.totals, f.done);
     $("status").textContent = status(f);
     $("event-text").textContent = f.text;
     /* The player seen as sits at the bottom; between hands there is no stock or pile. */
@@ -288,23 +315,46 @@
     return tr;
   }
   function buildSheet() {
-    var s = M.sheet, t = $("score-sheet");
+    var s = M.sheet, t = $("score-sheet"), G = s.games;
     var head = el("thead"), body = el("tbody"), foot = el("tfoot");
-    head.appendChild(row("th", ["hand", "dealer", "ended", "scores", P[0], P[1]]));
+    var games = [];
+    G.forEach(function (g) { games.push("game " + g.number + " \u00b7 " + P[0], "game " + g.number + " \u00b7 " + P[1]); });
+    head.appendChild(row("th", ["hand", "dealer", "ended", "scores"].concat(games, [P[0], P[1]])));
     s.hands.forEach(function (h) {
-      var ended = h.outcome === "void" ? "void" : h.outcome === "points" ? "score pad" : h.out + " " + h.outcome.replace("_", " ");
-      var tr = row("td", [h.number, h.dealer, ended, h.winner === null ? "\u2013" : h.winner + " +" + h.points, h.totals[P[0]], h.totals[P[1]]]);
+      var cells = [h.number, h.dealer, ended(h), scored(h)];
+      h.game_totals.forEach(function (gt) { cells.push(gt[P[0]] || 0, gt[P[1]] || 0); });
+      var tr = row("td", cells.concat([h.totals[P[0]], h.totals[P[1]]]));
+      G.forEach(function (g, k) {  /* a game's cells once it is closed are grey; the hand that closed it says so */
+        if (g.closed_at === null || g.closed_at > h.number) return;
+        var a = tr.cells[4 + 2 * k], b = tr.cells[5 + 2 * k];
+        a.className = b.className = g.closed_at === h.number ? "closes" : "closed";
+        if (g.closed_at !== h.number) return;
+        b.textContent += " \u2714";
+        a.title = b.title = "game " + g.number + " closed by this hand";
+        tr.cells[3].textContent += "; closes game " + g.number;
+      });
       tr.addEventListener("click", function () { if (h.number in endOf) go(endOf[h.number]); });
       body.appendChild(tr);
     });
+    var blank = games.map(function () { return ""; });
     ["game", "boxes", "shutout"].forEach(function (k) {
-      var b = s.bonuses[k];
-      if (b && (b[P[0]] || b[P[1]])) foot.appendChild(row("td", [k + " bonus", "", "", "", b[P[0]] || 0, b[P[1]] || 0]));
+      var b = s.bonuses[k], per = [], any = false;
+      G.forEach(function (g) {
+        var gb = g.bonuses[k];
+        per.push(gb[P[0]] || 0, gb[P[1]] || 0);
+        if (gb[P[0]] || gb[P[1]]) any = true;
+      });
+      if ((b && (b[P[0]] || b[P[1]])) || any) foot.appendChild(row("td", [k + " bonus", "", "", ""].concat(G.length ? per : blank, [b[P[0]] || 0, b[P[1]] || 0])));
     });
-    foot.appendChild(row("th", [s.complete ? "final" : "so far", "", "", "", s.totals[P[0]], s.totals[P[1]]]));
+    var finals = [];
+    G.forEach(function (g) { finals.push(g.winner === null ? "open" : g.final[P[0]] || 0, g.winner === null ? "open" : g.final[P[1]] || 0); });
+    foot.appendChild(row("th", [s.complete ? "final" : "so far", "", "", ""].concat(finals, [s.totals[P[0]], s.totals[P[1]]])));
     add(t, head, body, foot);
-    $("sheet-notes").textContent = s.complete ? "Winner: " + (s.winner === null ? "nobody" : s.winner) :
+    var notes = s.complete ? "Winner: " + (s.winner === null ? "nobody" : s.winner) :
       (M.abandoned !== null ? "Abandoned: " + M.abandoned : "The match is not finished.");
+    if (G.length) notes = "Hollywood: three games, each to " + s.rules.game_target + " with its own bonuses; the match goes to " +
+      "the higher sum of the three (bonuses included), not to whoever won more games. " + notes;
+    $("sheet-notes").textContent = notes;
   }
 
   function buildVerdict() {
@@ -334,7 +384,7 @@
     var parts = [M.rules.preset ? M.rules.preset + " rules" : "custom rules", "knock limit " + k.knock_limit, "gin +" + k.gin_bonus];
     if (k.big_gin_bonus !== null) parts.push("big gin +" + k.big_gin_bonus);
     parts.push("undercut +" + k.undercut_bonus);
-    parts.push(k.game_target === null ? "one hand" : "game to " + k.game_target);
+    parts.push(k.game_target === null ? "one hand" : k.hollywood ? "Hollywood: three games, each to " + k.game_target : "game to " + k.game_target);
     $("rules-summary").textContent = parts.join(" \u00b7 ");
     var t = $("rules-table");
     Object.keys(k).forEach(function (name) { t.appendChild(row("td", [name, JSON.stringify(k[name])])); });
@@ -384,8 +434,18 @@
   buildSheet();
   buildVerdict();
   buildRules();
-  var wanted = /^#e(\d+)$/.exec(location.hash);
-  if (wanted) for (var i = 0; i < COUNT; i++) if (N[i] === Number(wanted[1])) cur = i;
+  /* The address's #eN: at load, and whenever it is edited (issue 21: editing it did nothing). */
+  function wantedFrame() {
+    var wanted = /^#e(\d+)$/.exec(location.hash);
+    if (wanted) for (var i = 0; i < COUNT; i++) if (N[i] === Number(wanted[1])) return i;
+    return null;
+  }
+  var first = wantedFrame();
+  if (first !== null) cur = first;
+  window.addEventListener("hashchange", function () {
+    var i = wantedFrame();
+    if (i !== null && i !== cur) go(i);
+  });
   render();
   /* Read-only, for the tests (and the curious): frame i as the table shows it, rebuilt from the compact form. */
   window.ginlogFrames = Object.freeze({ count: COUNT, frame: function (i) { return frameAt(i); } });
