@@ -13,9 +13,9 @@ from typing import Annotated, Optional
 import typer
 
 from ginlog.app.cli.append import append_entries
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_USAGE, Terminal, fail, require_match_file, usage
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Terminal, fail, require_match_file, usage
 
-__all__ = ["new", "play", "record", "undo", "repair", "seal"]
+__all__ = ["new", "play", "record", "undo", "repair", "seal", "entry_word_warnings", "require_new_match"]
 
 
 def new(
@@ -42,6 +42,7 @@ def new(
     from ginlog.match.session import MatchSession
     from ginlog.text import check_players
 
+    require_new_match(match)
     if rematch is not None:
         if player or rules is not None or set_:
             usage("--rematch takes the players and rules from the old match: give no --player, --rules or --set")
@@ -70,6 +71,44 @@ def new(
         fail(exc)
     said = f"{match}: new match, {a} v {b}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else "")
     Terminal().out(said)
+    for line in entry_word_warnings((a, b)):
+        Terminal().err(line)
+
+
+def entry_word_warnings(players: tuple[str, str]) -> list[str]:
+    """A warning for each name that is, or is the start of, a word of the entry language
+    (:data:`ginlog.app.record.language.TABLE`): at the table the entry word wins, so ``pass`` is the entry,
+    never the player Pass, and a name that begins an entry word cannot be typed short.
+
+    >>> entry_word_warnings(("Ann", "Bob"))
+    []
+    >>> for line in entry_word_warnings(("Pa", "Gin")): print(line)
+    warning: the player name Pa begins the entry word 'pass': at the table the entry wins; write the name in full
+    warning: the player name Gin is the entry word 'gin': at the table the entry wins; write the name in full
+    """
+    from ginlog.app.record.language import TABLE
+
+    words = [w for e in TABLE for w in (e.word, *e.aliases) if w]
+    said = []
+    for name in players:
+        low = name.casefold()
+        same = next((w for w in words if w == low), None)
+        begins = next((w for w in words if w.startswith(low)), None)
+        if same is not None:
+            said.append(f"warning: the player name {name} is the entry word {same!r}: at the table the entry wins;"
+                        " write the name in full")
+        elif begins is not None:
+            said.append(f"warning: the player name {name} begins the entry word {begins!r}: at the table the entry"
+                        " wins; write the name in full")
+    return said
+
+
+def require_new_match(path: str) -> None:
+    """A name no match file should have (``-``, no ``.jsonl``) is a slip in the command line: say which to give."""
+    from ginlog.app.shell.outputs import match_name_refusal
+
+    if (why := match_name_refusal(path)) is not None:
+        usage(why)
 
 
 def _rematch(match: str, old: str, title: str | None) -> None:
@@ -164,7 +203,7 @@ def undo(
     return code
 
 
-def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> None:
+def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> int:
     """After a crash: move a torn last line to a side file next to the match.
 
     Nothing is thrown away; the match file keeps every complete line.
@@ -178,10 +217,24 @@ def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> Non
         rep = MatchSession.repair(match)
     except GinlogError as exc:
         fail(exc)
+    terminal = Terminal()
     if rep.side_file is None:
-        Terminal().out(f"{match}: nothing to repair (the file ends with a complete line)")
+        terminal.out(f"{match}: nothing to repair (the file ends with a complete line)")
     else:
-        Terminal().out(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}")
+        terminal.out(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}")
+    from ginlog.app.check.audit import audit_file
+
+    verdict = audit_file(match, max_errors=1)
+    if verdict.ok:
+        terminal.out(f"{match}: the rest is valid; 'ginlog record {match}' resumes")
+        return EXIT_OK
+    from ginlog.app.check.audit import error_line
+
+    for line in [error_line(e) for e in verdict.errors[:1]]:
+        terminal.err(line)
+    terminal.err(f"{match}: invalid, and repair mends only a torn last line; 'ginlog validate {match}' lists every"
+                 " problem (a changed or missing line: compare with a copy you kept)")
+    return EXIT_INVALID
 
 
 def seal(
