@@ -122,8 +122,8 @@ def validate(
                 terminal.err(line)
             for line in warnings:
                 terminal.out(line)
-            if not r.ok:
-                terminal.err(_next_command(f, r))
+            if not r.ok:  # on standard output: standard error keeps one line per problem
+                terminal.out(_next_command(f, r))
     return EXIT_OK if ok else EXIT_INVALID
 
 

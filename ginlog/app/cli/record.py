@@ -232,7 +232,7 @@ def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> int
 
     for line in [error_line(e) for e in verdict.errors[:1]]:
         terminal.err(line)
-    terminal.err(f"{match}: invalid, and repair mends only a torn last line; 'ginlog validate {match}' lists every"
+    terminal.out(f"{match}: invalid, and repair mends only a torn last line; 'ginlog validate {match}' lists every"
                  " problem (a changed or missing line: compare with a copy you kept)")
     return EXIT_INVALID
 

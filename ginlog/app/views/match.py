@@ -250,9 +250,9 @@ def _table(state: MatchState, as_player: str | None) -> list[str]:
         if not hidden:
             lines.append(f"  {p}: {_cards_of(hand.known[i])}")
         elif hidden == hand.sizes[i]:  # table view: nobody said which cards they hold
-            lines.append(f"  {p}: {hidden} cards, none known")
+            lines.append(f"  {p}: {hidden} unknown cards")
         else:
-            lines.append(f"  {p}: {hand.sizes[i]} cards: {_cards_of(hand.known[i])} known, {hidden} not")
+            lines.append(f"  {p}: {_cards_of(hand.known[i])} and {hidden} unknown {'card' if hidden == 1 else 'cards'}")
     if hand.ending is not None:
         lines.append(f"  {players[hand.ending.player]} {hand.ending.how.replace('_', ' ')}s; {players[hand.turn]} to show.")
     else:
