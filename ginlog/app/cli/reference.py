@@ -108,6 +108,6 @@ def samples(
     except OSError as exc:
         fail(StoreError(f"cannot write the samples: {exc.strerror or exc}", rule="file", path=folder), EXIT_USAGE)
     valid = [n for n, _ in chosen if "/" not in n]
-    Terminal().out(f"{folder}: {len(valid)} sample matches ({', '.join(valid)}) and {len(chosen) - len(valid)} damaged"
-                   f" ones in {os.path.join(folder, 'invalid')}/ for audit to find")
+    Terminal().out(f"{folder}: {len(valid)} sample matches, and {len(chosen) - len(valid)} damaged ones in"
+                   f" {os.path.join(folder, 'invalid')}/ for audit to find")
     return 0
