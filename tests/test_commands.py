@@ -210,7 +210,8 @@ def on_a_pty(*args: object, typed: bytes = b"", piped: bytes | None = None, read
              interrupt: bool = False) -> tuple[int, str]:
     """Run ``ginlog ARGS`` with its output on a pseudo-terminal, forked where it can be (tests/forked.py): standard
     input the terminal too (``typed`` is typed there, echo off), or a pipe holding ``piped``. With ``interrupt``,
-    once ``ready`` is in the output (or after a moment), SIGINT as Ctrl-C sends it. The exit code and the output."""
+    a moment after ``ready`` is in the output (or after a moment), SIGINT as Ctrl-C sends it. The exit code and
+    the output."""
     pty = pytest.importorskip("pty")
     termios = pytest.importorskip("termios")
     if not GINLOG.exists():
@@ -240,7 +241,9 @@ def on_a_pty(*args: object, typed: bytes = b"", piped: bytes | None = None, read
     waiting = interrupt
     started = time.monotonic()
     while time.monotonic() < deadline:
-        if waiting and (ready in out if ready is not None else time.monotonic() - started > 0.3):
+        if waiting and ready is not None and ready in out:
+            ready, started = None, time.monotonic()  # the prompt is out: a moment more for the read to begin
+        if waiting and ready is None and time.monotonic() - started > 0.3:
             proc.send_signal(signal.SIGINT)
             waiting = False
         if select.select([master], [], [], 0.05)[0]:
@@ -257,11 +260,16 @@ def on_a_pty(*args: object, typed: bytes = b"", piped: bytes | None = None, read
     return proc.wait(timeout=30), out.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
-def test_ctrl_c_is_one_line_and_130(friday: Path) -> None:
-    for args, ready in ((["score", "-"], None), ([ "replay", friday, "--step"], b"Enter: next event")):
+def test_ctrl_c_is_one_line_and_130(friday: Path, tmp_path: Path) -> None:
+    over = tmp_path / "over.jsonl"
+    shutil.copy(SAMPLES / "score-pad-match.jsonl", over)
+    before = over.read_bytes()
+    for args, ready in ((["score", "-"], None), (["replay", friday, "--step"], b"Enter: next event"),
+                        (["undo", over], b"Undo? [y/N]")):
         code, text = on_a_pty(*args, ready=ready, interrupt=True)
         assert code == 130, (args, text)
         assert text.rstrip().endswith("ginlog: interrupted") and "Traceback" not in text, (args, text)
+    assert over.read_bytes() == before
 
 
 def test_the_top_level_help_has_an_example(app: Any) -> None:

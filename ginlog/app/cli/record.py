@@ -188,7 +188,7 @@ def undo(
                              rule="reopen", path=match))
         try:
             answer = input(reopen_question(session.state))
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # no answer is no; Ctrl-C is the runner's, as in every command (one line, 130)
             answer = "n"
         if yes_no(answer, default=False) is not True:
             Terminal().out("Not undone.")
