@@ -41,7 +41,7 @@ def start_rematch(path: str | os.PathLike[str], old: MatchState, *, title: str |
     >>> old = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard"))).state
     >>> start_rematch("next.txt", old)
     Traceback (most recent call last):
-    ginlog.errors.StoreError: next.txt: a match file's name ends in .jsonl (folders are searched for *.jsonl): try next.jsonl
+    ginlog.errors.StoreError: next.txt: a match file's name ends in .jsonl (folders are searched for *.jsonl): try next.jsonl [file-name]
     """
     if (why := match_name_refusal(os.fspath(path))) is not None:
         raise StoreError(why, rule="file-name")
