@@ -75,8 +75,10 @@ _OK: Final = re.compile(r"ok \d+: |ok$|.*: ok \(|.*: ok$")
 _PROBLEM: Final = re.compile(r"\S.*: .* \[[a-z0-9-]+\]$")  # FILE:LINE: event N: what is wrong [rule]
 
 
-def tone_of(line: str) -> Tone | None:
-    """What a line ginlog says means, read from how ginlog words it (None: nothing to colour).
+def tone_of(line: str, *, err: bool = True) -> Tone | None:
+    """What a line ginlog says means, read from how ginlog words it (None: nothing to colour). A file's problem
+    (``FILE:LINE: ... [rule]``) only on standard error (``err``), where problems go: on standard output a line
+    that ends in brackets may be a record's text (a note, a reason).
 
     >>> [tone_of(s) for s in ("refused: Ann must draw [draw-first] (nothing written)", "ok 3: Hand 1: Ann deals",
     ...     "m.jsonl: ok (12 events, 1 hands)", "m.jsonl:4: a ts out of order [time-order] (warning)",
@@ -89,7 +91,7 @@ def tone_of(line: str) -> Tone | None:
         return "warning"
     if _OK.match(line):
         return "ok"
-    if _PROBLEM.match(line):
+    if err and _PROBLEM.match(line):
         return "refused"
     return None
 
@@ -100,7 +102,7 @@ def paints(stream: object) -> bool:
     return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb" and isatty(stream)
 
 
-def painted(text: str, tone: Tone | None = None) -> str:
+def painted(text: str, tone: Tone | None = None, *, err: bool = True) -> str:
     """``text`` (already visible) with each line in its tone's colour (``tone``, else :func:`tone_of` the line's).
 
     >>> painted("refused: no\\nScore: 0").split("\\n")
@@ -109,7 +111,7 @@ def painted(text: str, tone: Tone | None = None) -> str:
     lines = text.split("\n")
     out = []
     for line in lines:
-        t = tone or tone_of(line)
+        t = tone or tone_of(line, err=err)
         out.append(f"\x1b[{_SGR[t]}m{line}\x1b[0m" if t is not None and line else line)
     return "\n".join(out)
 
@@ -236,7 +238,7 @@ class Terminal:
         """
         stream = self._stream(err)
         shown = visible_lines(text)
-        _write(stream, (painted(shown, tone) if paints(stream) else shown) + "\n")
+        _write(stream, (painted(shown, tone, err=err) if paints(stream) else shown) + "\n")
         if flush:
             stream.flush()
 
