@@ -149,7 +149,7 @@ def test_show_says_how_many_cards_nobody_knows(app: Any, table_view: Path) -> No
 
 
 # ---------------------------------------------------------------------------
-# Writers: - and names without .jsonl refused; names an entry would take
+# Writers: - and names without .jsonl refused (the warning of a name an entry word takes: tests/test_language.py)
 
 
 def test_writers_refuse_a_name_that_is_no_match_file(app: Any, tmp_path: Path, friday: Path,
@@ -169,16 +169,6 @@ def test_the_recorders_rematch_refuses_a_name_without_jsonl(app: Any, tmp_path: 
     r = run(app, "record", over, input="rematch next.txt\nquit\n")
     assert "refused: " in r.stdout and "try next.jsonl" in r.stdout
     assert not (tmp_path / "next.txt").exists()
-
-
-def test_new_warns_of_a_name_an_entry_word_would_take(app: Any, tmp_path: Path) -> None:
-    r = run(app, "new", tmp_path / "m.jsonl", "--player", "Pa", "--player", "Gin")
-    assert r.exit_code == 0 and (tmp_path / "m.jsonl").exists()
-    assert r.stderr.splitlines() == [
-        "warning: the player name Pa begins the entry word 'pass': at the table the entry wins; write the name in full",
-        "warning: the player name Gin is the entry word 'gin': at the table the entry wins; write the name in full",
-    ]
-    assert run(app, "new", tmp_path / "n.jsonl", "--player", "Ann", "--player", "Dave").stderr == ""
 
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import typer
 from ginlog.app.cli.append import append_entries
 from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Terminal, fail, require_match_file, usage
 
-__all__ = ["new", "play", "record", "undo", "repair", "seal", "entry_word_warnings", "require_new_match"]
+__all__ = ["new", "play", "record", "undo", "repair", "seal", "require_new_match"]
 
 
 def new(
@@ -71,44 +71,6 @@ def new(
         fail(exc)
     said = f"{match}: new match, {a} v {b}, rules {rules}" + (f" with {', '.join(set_)}" if set_ else "")
     Terminal().out(said)
-    for line in entry_word_warnings((a, b)):
-        Terminal().err(line)
-
-
-def entry_word_warnings(players: tuple[str, str]) -> list[str]:
-    """A warning for each name that is, or is the start of, a word of the entry language
-    (:data:`ginlog.app.record.language.TABLE`): at the table the entry word wins, so ``pass`` is the entry,
-    never the player Pass, and a name that begins an entry word cannot be typed short.
-
-    >>> entry_word_warnings(("Ann", "Bob"))
-    []
-    >>> for line in entry_word_warnings(("Pa", "Gin")): print(line)
-    warning: the player name Pa begins the entry word 'pass': at the table the entry wins; write the name in full
-    warning: the player name Gin is the entry word 'gin': at the table the entry wins; write the name in full
-    """
-    from ginlog.app.record.language import TABLE
-
-    words = [w for e in TABLE for w in (e.word, *e.aliases) if w]
-    said = []
-    for name in players:
-        low = name.casefold()
-        same = next((w for w in words if w == low), None)
-        begins = next((w for w in words if w.startswith(low)), None)
-        if same is not None:
-            said.append(f"warning: the player name {name} is the entry word {same!r}: at the table the entry wins;"
-                        " write the name in full")
-        elif begins is not None:
-            said.append(f"warning: the player name {name} begins the entry word {begins!r}: at the table the entry"
-                        " wins; write the name in full")
-    return said
-
-
-def require_new_match(path: str) -> None:
-    """A name no match file should have (``-``, no ``.jsonl``) is a slip in the command line: say which to give."""
-    from ginlog.app.shell.outputs import match_name_refusal
-
-    if (why := match_name_refusal(path)) is not None:
-        usage(why)
 
 
 def _rematch(match: str, old: str, title: str | None) -> None:
@@ -262,3 +224,11 @@ def seal(
     s = done.seal
     Terminal().out(f"{match}: line {done.lineno} seals line {s.line} (head {s.head[:12]}) for {s.player}, signed by key"
                    f" {s.fingerprint}; 'ginlog audit --allowed-signers FILE' checks it against the club's keys")
+
+
+def require_new_match(path: str) -> None:
+    """A name no match file should have (``-``, no ``.jsonl``) is a slip in the command line: say which to give."""
+    from ginlog.app.shell.outputs import match_name_refusal
+
+    if (why := match_name_refusal(path)) is not None:
+        usage(why)
