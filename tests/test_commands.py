@@ -255,7 +255,7 @@ def test_ctrl_c_is_one_line_and_130(friday: Path, tmp_path: Path) -> None:
     shutil.copy(SAMPLES / "score-pad-match.jsonl", over)
     before = over.read_bytes()
     for args, ready in ((["score", "-"], None), (["replay", friday, "--step"], b"Enter: next event"),
-                        (["undo", over], b"Undo? [y/N]")):
+                        (["undo", over], b"[y/N]")):
         code, text = on_a_pty(*args, ready=ready, interrupt=True)
         assert code == 130, (args, text)
         assert text.rstrip().endswith("ginlog: interrupted") and "Traceback" not in text, (args, text)
