@@ -809,7 +809,9 @@ def test_validate_ok_invalid_and_json(app: Any, tmp_path: Path, friday: Path) ->
     bad = _bad_files(tmp_path, friday)["edited"]
     r = run(app, "validate", friday, bad)
     assert r.exit_code == 1
-    assert r.stdout == f"{friday}: ok (9 events, 1 hands)\n"
+    # The invalid file's problem on standard error; on standard output, after the clean file's line, what to run next.
+    assert r.stdout == (f"{friday}: ok (9 events, 1 hands)\n"
+                        f"{bad}: next: 'ginlog replay {bad} --to 4' shows the record up to its first problem\n")
     r = run(app, "validate", friday, bad, "--json")
     assert r.exit_code == 1
     data = json.loads(r.stdout)

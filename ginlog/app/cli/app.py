@@ -66,6 +66,14 @@ def _slip(exc: click.UsageError) -> str:
     return f"{where}{message} (see '{path} {helps[-1] if helps else '--help'}')"
 
 
+#: The top-level ``--help``: what ginlog is, and the first commands to try.
+ROOT_HELP = (
+    "Record gin rummy matches as immutable events, replay them, and audit them.\n\n"
+    "Example: ginlog samples games && ginlog score games/standard-match.jsonl\n\n"
+    "Example: ginlog new friday.jsonl --player Ann --player Bob && ginlog record friday.jsonl"
+)
+
+
 def build_app() -> Any:
     """The ``ginlog`` Typer app; each command wrapped by :func:`ginlog.app.shell.runner.command`."""
     from ginlog.app.cli import check, data, imports, read, record, reference
@@ -73,7 +81,7 @@ def build_app() -> Any:
     app = typer.Typer(
         name="ginlog",
         cls=Group,
-        help="Record gin rummy matches as immutable events, replay them, and audit them.",
+        help=ROOT_HELP,
         no_args_is_help=True,
         add_completion=True,
         rich_markup_mode="rich",
@@ -95,6 +103,7 @@ def build_app() -> Any:
         ("audit", check.audit),
         ("schema", reference.schema),
         ("rules", reference.rules),
+        ("samples", reference.samples),
         ("stats", data.stats),
         ("export", data.export),
         ("html", data.html),

@@ -112,7 +112,7 @@ def validate(
         for r in _json_files(results, terminal, tail=lambda: f'"ok": {json.dumps(ok)}'):
             ok = ok and r.ok
     else:
-        for r in results:
+        for f, r in zip(files, results):
             ok = ok and r.ok
             if r.ok:
                 warned = f", {_plural(r.warnings_total, 'warning')}" if r.warnings_total else ""
@@ -122,7 +122,34 @@ def validate(
                 terminal.err(line)
             for line in warnings:
                 terminal.out(line)
+            if not r.ok:  # on standard output: standard error keeps one line per problem
+                terminal.out(_next_command(f, r))
     return EXIT_OK if ok else EXIT_INVALID
+
+
+def _next_command(given: str, r: FileAudit) -> str:
+    """What to run next about an invalid file ``validate`` was given: a folder's audit, a torn line's repair,
+    or the record up to its first problem.
+
+    >>> from ginlog.app.check.audit import FileAudit
+    >>> from ginlog.app.check.verdicts import Verdict
+    >>> e = {"file": "m.jsonl", "line": 5, "event": 5, "message": "prev does not match", "rule": "chain"}
+    >>> _next_command("m.jsonl", FileAudit(Verdict("m.jsonl", errors=(e,))))
+    "m.jsonl: next: 'ginlog replay m.jsonl --to 4' shows the record up to its first problem"
+    """
+    import os
+    import shlex
+
+    q = shlex.quote(given)
+    first = r.errors[0] if r.errors else {}
+    if given != "-" and os.path.isdir(given):
+        return f"{r.path}: next: 'ginlog audit {q}' checks a folder's match files"
+    if first.get("rule") == "torn-tail":
+        return f"{r.path}: next: 'ginlog repair {q}' moves the torn last line aside"
+    line = first.get("line")
+    if isinstance(line, int) and line > 1 and given != "-":
+        return f"{r.path}: next: 'ginlog replay {q} --to {line - 1}' shows the record up to its first problem"
+    return f"{r.path}: next: 'ginlog replay {q}' shows what could be read"
 
 
 def audit(
@@ -133,7 +160,7 @@ def audit(
         Optional[str],
         typer.Option("--anchor", help="Head hash you kept (or its first 12+ hex digits): the file must still reach it."),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the summary, and one line per invalid file.")] = False,
     max_errors: MaxErrors = 100,
     allowed_signers: Annotated[
         Optional[str],
@@ -245,7 +272,10 @@ def _print_audit(
 
     def take(r: FileAudit) -> None:
         summary.add(r)
-        if not quiet:
+        if quiet:  # which files are invalid, one line each: its first problem, and how many more
+            if (line := r.verdict.one_line()) is not None:
+                terminal.err(line)
+        else:
             problems, warnings = _file_lines(r, max_errors)
             for line in problems:
                 terminal.err(line)

@@ -19,7 +19,8 @@ file or without pyarrow, an ``-o`` that cannot be written).
 One match's page (:func:`page`) is read once, collecting every problem
 (like ``validate``), and shows the events that could be applied together
 with the verdict, so an invalid record can still be looked at. Without
-``-o`` the page goes to standard output, like ``score``.
+``-o`` the page goes to standard output when that is a pipe or a file; on a
+terminal it is refused (a usage slip naming ``-o``), never 100 KB of HTML on a screen.
 
 >>> import contextlib, io, json, os, tempfile
 >>> from ginlog.match.session import MatchSession
@@ -76,7 +77,7 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Files read at on
 
 def html(
     match: Annotated[str, typer.Argument(help="A match file, or a folder of them (then -o names the site's folder).")],
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="The page (standard output without) or the site's folder.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="The page (without: standard output, if a pipe or a file) or the site's folder.")] = None,
     players_file: Annotated[Optional[str], typer.Option("--players", help=PLAYERS_HELP + " (a site's standings; its keys check seals)")] = None,
     allowed_signers: Annotated[Optional[str], typer.Option("--allowed-signers", help="The club's keys (git's allowed_signers format): seals are shown as who sealed.")] = None,
 ) -> int:
@@ -98,6 +99,9 @@ def html(
         if output is None:
             return usage_line("a site needs a folder to write: ginlog html DIR -o SITE/")
         return site(match, output, players_file, policy=policy)
+    if output is None and Terminal().is_terminal():  # a page is 100 KB and more of HTML: no screen wants it
+        return usage_line(f"html: a page is a file for a browser, not for the terminal: give -o, as in "
+                          f"ginlog html {match} -o page.html (or send it to a pipe or a file: > page.html)")
     return page(match, output, policy=policy)
 
 

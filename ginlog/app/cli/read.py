@@ -43,6 +43,8 @@ def show(
     report = read_report(match, upto=at)
     tl = report.timeline
     assert tl is not None  # read_report exits rather than return a file without a first line
+    if at is not None and tl.seq < at:  # past the end: never the last event shown as if it were event N
+        usage(f"show: --at {at} is past the end of {_name(match)}: its last event is {tl.seq} (give --at {tl.seq} or less)")
     state = tl.state
     who = None
     if as_ is not None:
@@ -67,6 +69,8 @@ def replay(
 ) -> None:
     """The match as a readable transcript, event by event.
 
+    With --step, Enter shows the next event and q (then Enter) stops.
+
     Example: ginlog replay sample_games/standard-match.jsonl --to 40
     """
     from rich.text import Text
@@ -77,12 +81,16 @@ def replay(
     from ginlog.match.policy import POLICY
     from ginlog.match.reading import Steps, walk
 
+    if to is not None and to < from_:
+        usage(f"replay: --from {from_} is after --to {to}: give the first event, then the last")
     out = Terminal()
     before: MatchState | None = None
     steps = Steps(policy=POLICY)
+    stepping = step_ and sys.stdin.isatty() and not json_
+    shown = last = 0
     try:
         for s in walk(_source(match), steps, name=_name(match), upto=to):
-            st = s.state
+            st, last = s.state, s.seq
             if s.line >= from_:
                 text = describe(s.event, before, st)  # record text already made visible (ginlog.text.visible)
                 ended = before is not None and len(st.hands) > len(before.hands)
@@ -96,16 +104,29 @@ def replay(
                         assert before is not None
                         out.show(Text.assemble("      ", (hand_summary(st.hands[-1], st.players, st.rules, before.tally), "bold")),
                                  Text("      Score: " + score_line(st)))
-                if step_ and sys.stdin.isatty() and not json_:
-                    input()
+                shown += 1
+                if stepping and not _next_step(out):
+                    return
             before = st
     except GinlogError as exc:
         fail(exc)
     judge(steps.report())
     if before is None:
         fail(EventError("the file is empty: a match file begins with match_started", rule="first-event", path=_name(match)))
+    if not shown:
+        usage(f"replay: --from {from_} is past the end of {_name(match)}: its last event is {last}")
     if before.phase == "over" and not json_:
         out.show(Text.assemble("Winner: ", (winner_name(before) or "nobody", "bold")))  # made visible by show()
+
+
+def _next_step(out: Terminal) -> bool:
+    """``replay --step``'s pause: a prompt on standard error, then Enter (go on) or ``q`` (stop); the end of
+    the input stops too. Ctrl-C is the runner's, as in every command (one line, exit 130)."""
+    prompt = "-- Enter: next event, q: quit -- "
+    out.stderr.write(prompt)
+    out.stderr.flush()
+    answer = sys.stdin.readline()
+    return bool(answer) and answer.strip().casefold() not in ("q", "quit")
 
 
 def score(

@@ -13,9 +13,9 @@ from typing import Annotated, Optional
 import typer
 
 from ginlog.app.cli.append import append_entries
-from ginlog.app.cli.common import EXIT_INVALID, EXIT_USAGE, Terminal, fail, require_match_file, usage
+from ginlog.app.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Terminal, fail, require_match_file, usage
 
-__all__ = ["new", "play", "record", "undo", "repair", "seal"]
+__all__ = ["new", "play", "record", "undo", "repair", "seal", "require_new_match"]
 
 
 def new(
@@ -42,6 +42,7 @@ def new(
     from ginlog.match.session import MatchSession
     from ginlog.text import check_players
 
+    require_new_match(match)
     if rematch is not None:
         if player or rules is not None or set_:
             usage("--rematch takes the players and rules from the old match: give no --player, --rules or --set")
@@ -154,7 +155,7 @@ def undo(
                              rule="reopen", path=match))
         try:
             answer = input(reopen_question(session.state, undo_target(match, session.timeline)))
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # no answer is no; Ctrl-C is the runner's, as in every command (one line, 130)
             answer = "n"
         if yes_no(answer, default=False) is not True:
             Terminal().out("Not undone.")
@@ -169,7 +170,7 @@ def undo(
     return code
 
 
-def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> None:
+def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> int:
     """After a crash: move a torn last line to a side file next to the match.
 
     Nothing is thrown away; the match file keeps every complete line.
@@ -183,10 +184,24 @@ def repair(match: Annotated[str, typer.Argument(help="The match file.")]) -> Non
         rep = MatchSession.repair(match)
     except GinlogError as exc:
         fail(exc)
+    terminal = Terminal()
     if rep.side_file is None:
-        Terminal().out(f"{match}: nothing to repair (the file ends with a complete line)")
+        terminal.out(f"{match}: nothing to repair (the file ends with a complete line)")
     else:
-        Terminal().out(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}")
+        terminal.out(f"{match}: moved {len(rep.torn)} torn bytes to {rep.side_file}: {rep.torn[:80]!r}")
+    from ginlog.app.check.audit import audit_file
+
+    verdict = audit_file(match, max_errors=1)
+    if verdict.ok:
+        terminal.out(f"{match}: the rest is valid; 'ginlog record {match}' resumes")
+        return EXIT_OK
+    from ginlog.app.check.audit import error_line
+
+    for line in [error_line(e) for e in verdict.errors[:1]]:
+        terminal.err(line)
+    terminal.out(f"{match}: invalid, and repair mends only a torn last line; 'ginlog validate {match}' lists every"
+                 " problem (a changed or missing line: compare with a copy you kept)")
+    return EXIT_INVALID
 
 
 def seal(
@@ -214,3 +229,11 @@ def seal(
     s = done.seal
     Terminal().out(f"{match}: line {done.lineno} seals line {s.line} (head {s.head[:12]}) for {s.player}, signed by key"
                    f" {s.fingerprint}; 'ginlog audit --allowed-signers FILE' checks it against the club's keys")
+
+
+def require_new_match(path: str) -> None:
+    """A name no match file should have (``-``, no ``.jsonl``) is a slip in the command line: say which to give."""
+    from ginlog.app.shell.outputs import match_name_refusal
+
+    if (why := match_name_refusal(path)) is not None:
+        usage(why)

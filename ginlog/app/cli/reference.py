@@ -1,4 +1,4 @@
-"""What ginlog knows, for reference: ``schema``, ``rules``, and the root's ``--version``."""
+"""What ginlog knows, for reference: ``schema``, ``rules``, ``samples``, and the root's ``--version``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import typer
 
 from ginlog.app.cli.common import EXIT_USAGE, Terminal, fail
 
-__all__ = ["root", "schema", "rules"]
+__all__ = ["root", "schema", "rules", "samples"]
 
 
 def _print_version(value: bool) -> None:
@@ -25,7 +25,7 @@ def root(
         bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version.")
     ] = False,
 ) -> None:
-    """Record gin rummy matches as immutable events, replay them, and audit them."""
+    """Record gin rummy matches as immutable events, replay them, and audit them (the help is the app's)."""
 
 
 def schema(
@@ -71,3 +71,43 @@ def rules(
         fail(exc, EXIT_USAGE)
     for k, v in all_knobs(r).items():
         terminal.out(f"{k:<24} {json.dumps(v):<12} {KNOB_HELP.get(k, '')}")
+
+
+def samples(
+    folder: Annotated[str, typer.Argument(help="The folder to write them into (made if missing).")],
+) -> int:
+    """Write the sample matches that come with ginlog into FOLDER, to try every command on.
+
+    Five valid matches (standard, modern, table view, score pad, Hollywood), and under FOLDER/invalid/ ten
+    damaged ones (an edited line, a torn tail, an illegal move...) for audit to find. Writes only new files:
+    a file already there stops it before anything is written.
+
+    Example: ginlog samples games && ginlog audit games/*.jsonl
+    """
+    import os
+    from importlib.resources import files
+
+    from ginlog.errors import StoreError
+
+    bundled = files("ginlog") / "samples"
+    chosen = [(name, bundled / name) for name in sorted(n.name for n in bundled.iterdir() if n.name.endswith(".jsonl"))]
+    chosen += [(f"invalid/{name}", bundled / "invalid" / name)
+               for name in sorted(n.name for n in (bundled / "invalid").iterdir() if n.name.endswith(".jsonl"))]
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        fail(StoreError("not a folder: 'ginlog samples' writes its files into a folder", rule="file", path=folder),
+             EXIT_USAGE)
+    in_the_way = [name for name, _ in chosen if os.path.lexists(os.path.join(folder, name))]
+    if in_the_way:
+        fail(StoreError(f"{in_the_way[0]} is there already (nothing written): give a new or an empty folder",
+                        rule="file", path=folder))
+    try:
+        os.makedirs(os.path.join(folder, "invalid"), exist_ok=True)
+        for name, source in chosen:
+            with open(os.path.join(folder, name), "xb") as out:
+                out.write(source.read_bytes())
+    except OSError as exc:
+        fail(StoreError(f"cannot write the samples: {exc.strerror or exc}", rule="file", path=folder), EXIT_USAGE)
+    valid = [n for n, _ in chosen if "/" not in n]
+    Terminal().out(f"{folder}: {len(valid)} sample matches, and {len(chosen) - len(valid)} damaged ones in"
+                   f" {os.path.join(folder, 'invalid')}/ for audit to find")
+    return 0

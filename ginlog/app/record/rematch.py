@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 
+from ginlog.app.shell.outputs import match_name_refusal
+from ginlog.errors import StoreError
 from ginlog.log.events import MAX_TEXT
 from ginlog.match.session import MatchSession
 from ginlog.play.state import MatchState
@@ -30,5 +32,17 @@ def rematch_title(title: str | None) -> str | None:
 
 
 def start_rematch(path: str | os.PathLike[str], old: MatchState, *, title: str | None = None) -> MatchSession:
-    """Create ``path`` for a rematch of ``old`` (refusing an existing file, as :meth:`MatchSession.create` does)."""
+    """Create ``path`` for a rematch of ``old`` (refusing an existing file, as :meth:`MatchSession.create` does,
+    and a name that is no match file's: ``-``, one without ``.jsonl``).
+
+    >>> from ginlog.game.rules import preset
+    >>> from ginlog.play.reducer import start
+    >>> from ginlog.log.events import MatchStarted
+    >>> old = start(MatchStarted(players=("Ann", "Bob"), rules=preset("standard"))).state
+    >>> start_rematch("next.txt", old)
+    Traceback (most recent call last):
+    ginlog.errors.StoreError: next.txt: a match file's name ends in .jsonl (folders are searched for *.jsonl): try next.jsonl [file-name]
+    """
+    if (why := match_name_refusal(os.fspath(path))) is not None:
+        raise StoreError(why, rule="file-name")
     return MatchSession.create(path, old.players, old.rules, title=title if title is not None else rematch_title(old.title))

@@ -180,6 +180,6 @@ def ask_passphrase(path: str) -> Callable[[], str | None]:
 
         try:
             return getpass.getpass(f"Passphrase for {path}: ")
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # Ctrl-C is the runner's, as in every command (one line, exit 130)
             return None
     return ask

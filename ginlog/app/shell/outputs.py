@@ -47,13 +47,35 @@ from collections.abc import Iterable
 from typing import IO, Final
 
 __all__ = [
-    "is_match_record", "refusal", "folder_refusal", "RecordInTheWay", "LinkInTheWay", "refuse_record", "Replacement",
+    "match_name_refusal", "is_match_record", "refusal", "folder_refusal", "RecordInTheWay", "LinkInTheWay", "refuse_record", "Replacement",
     "write_whole", "sweep",
 ]
 
 #: How much of a file is read to find its first line: a match's first line (players, title, every knob) is short.
 SNIFF: Final = 64 * 1024
 _STARTED: Final = re.compile(rb'"type"\s*:\s*"match_started"')
+
+
+def match_name_refusal(path: str) -> str | None:
+    """Why ``path`` is no name for a new match file (None: it is one), with the name to give instead.
+
+    ``-`` is standard input, where a reader reads a match, never a file to create (``new -`` once made a
+    file named ``-``); a name without ``.jsonl`` makes a file that ``audit``, ``stats`` and a site never find
+    when they search its folder (``*.jsonl``). Every command that creates a match file asks this first.
+
+    >>> match_name_refusal("friday.jsonl") is None
+    True
+    >>> print(match_name_refusal("c.txt"))
+    c.txt: a match file's name ends in .jsonl (folders are searched for *.jsonl): try c.jsonl
+    >>> print(match_name_refusal("-"))
+    - is standard input, not a file to create: name the new match file, e.g. friday.jsonl
+    """
+    if path == "-":
+        return "- is standard input, not a file to create: name the new match file, e.g. friday.jsonl"
+    if not path.endswith(".jsonl") or os.path.basename(path) == ".jsonl":
+        stem = os.path.splitext(path)[0] if os.path.basename(path) not in ("", ".jsonl") else os.path.join(path, "match")
+        return f"{path}: a match file's name ends in .jsonl (folders are searched for *.jsonl): try {stem}.jsonl"
+    return None
 
 
 class RecordInTheWay(OSError):

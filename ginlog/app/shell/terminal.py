@@ -24,6 +24,12 @@ each fixed one site that leaked; so it is done here, once, for every line:
   data and keeps its text); to a terminal it is made visible too, so no format
   puts a record's byte on a screen raw.
 
+Lines for people are coloured by what they mean, on a terminal only (never with
+``NO_COLOR``, ``TERM=dumb``, or to a file or a pipe): ``refused:`` and a
+file's problem in red, a warning in yellow, ``ok`` in green (:func:`tone_of`
+reads it from the line, as ginlog words it, so every command and the
+recorder get it from here; a caller may name the tone).
+
 Whatever a stream cannot encode (an ASCII locale) is written as a backslash
 escape, never an exception half-way through a command.
 
@@ -47,8 +53,10 @@ Winner: :skull: [red]x<U+009B>
 
 from __future__ import annotations
 
+import os
+import re
 import sys
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Final, Literal, TextIO
 
 import attrs
 
@@ -57,7 +65,55 @@ from ginlog.text import visible
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console, RenderableType
 
-__all__ = ["Terminal", "visible_lines", "VisibleStream", "encodable", "isatty"]
+__all__ = ["Terminal", "visible_lines", "VisibleStream", "encodable", "isatty", "Tone", "tone_of", "paints", "painted"]
+
+#: What a line for people means, for its colour on a terminal.
+Tone = Literal["refused", "warning", "ok"]
+#: Each tone's SGR parameters: bold red, yellow, green.
+_SGR: Final[dict[str, str]] = {"refused": "1;31", "warning": "33", "ok": "32"}
+_OK: Final = re.compile(r"ok \d+: |ok$|.*: ok \(|.*: ok$")
+_PROBLEM: Final = re.compile(r"\S.*: .* \[[a-z0-9-]+\]$")  # FILE:LINE: event N: what is wrong [rule]
+
+
+def tone_of(line: str, *, err: bool = True) -> Tone | None:
+    """What a line ginlog says means, read from how ginlog words it (None: nothing to colour). A file's problem
+    (``FILE:LINE: ... [rule]``) only on standard error (``err``), where problems go: on standard output a line
+    that ends in brackets may be a record's text (a note, a reason).
+
+    >>> [tone_of(s) for s in ("refused: Ann must draw [draw-first] (nothing written)", "ok 3: Hand 1: Ann deals",
+    ...     "m.jsonl: ok (12 events, 1 hands)", "m.jsonl:4: a ts out of order [time-order] (warning)",
+    ...     "m.jsonl:7: event 7: Bob cannot discard 9C [in-hand]", "Score: Ann 0, Bob 61", "  7  Ann knocks")]
+    ['refused', 'ok', 'ok', 'warning', 'refused', None, None]
+    """
+    if line.startswith("refused:"):
+        return "refused"
+    if line.endswith("(warning)") or line.startswith("warning:") or ": warning: " in line:
+        return "warning"
+    if _OK.match(line):
+        return "ok"
+    if err and _PROBLEM.match(line):
+        return "refused"
+    return None
+
+
+def paints(stream: object) -> bool:
+    """Whether lines to ``stream`` are coloured: a terminal, no ``NO_COLOR`` (any value but empty), not
+    ``TERM=dumb``. Asked of the stream itself, so ``play``'s fast path, which imports no rich, colours too."""
+    return not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb" and isatty(stream)
+
+
+def painted(text: str, tone: Tone | None = None, *, err: bool = True) -> str:
+    """``text`` (already visible) with each line in its tone's colour (``tone``, else :func:`tone_of` the line's).
+
+    >>> painted("refused: no\\nScore: 0").split("\\n")
+    ['\\x1b[1;31mrefused: no\\x1b[0m', 'Score: 0']
+    """
+    lines = text.split("\n")
+    out = []
+    for line in lines:
+        t = tone or tone_of(line, err=err)
+        out.append(f"\x1b[{_SGR[t]}m{line}\x1b[0m" if t is not None and line else line)
+    return "\n".join(out)
 
 
 def visible_lines(text: str) -> str:
@@ -167,18 +223,22 @@ class Terminal:
 
     # ------------------------------------------------------------------ for people
 
-    def out(self, text: str = "") -> None:
+    def out(self, text: str = "", *, tone: Tone | None = None) -> None:
         """``text`` and a newline on standard output, made visible (its newlines are line breaks)."""
-        self.line(text)
+        self.line(text, tone=tone)
 
-    def err(self, text: str) -> None:
+    def err(self, text: str, *, tone: Tone | None = None) -> None:
         """``text`` and a newline on standard error, made visible (its newlines are line breaks)."""
-        self.line(text, err=True)
+        self.line(text, err=True, tone=tone)
 
-    def line(self, text: str, *, err: bool = False, flush: bool = False) -> None:
-        """``text`` and a newline on standard output (or error), made visible; ``flush`` for a conversation."""
+    def line(self, text: str, *, err: bool = False, flush: bool = False, tone: Tone | None = None) -> None:
+        """``text`` and a newline on standard output (or error), made visible; ``flush`` for a conversation.
+
+        On a terminal each line is coloured by its meaning (``tone``, else :func:`tone_of` the line's).
+        """
         stream = self._stream(err)
-        _write(stream, visible_lines(text) + "\n")
+        shown = visible_lines(text)
+        _write(stream, (painted(shown, tone, err=err) if paints(stream) else shown) + "\n")
         if flush:
             stream.flush()
 

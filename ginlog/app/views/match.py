@@ -418,8 +418,12 @@ def _table(state: MatchState, as_player: str | None) -> list[str]:
             lines.append(f"  {p}: {hand.sizes[i]} cards; seen taking {_cards_of(seen)}")
             continue
         hidden = hand.sizes[i] - hand.known[i].bit_count()
-        extra = f" + {hidden} unknown" if hidden else ""
-        lines.append(f"  {p}: {_cards_of(hand.known[i])}{extra}")
+        if not hidden:
+            lines.append(f"  {p}: {_cards_of(hand.known[i])}")
+        elif hidden == hand.sizes[i]:  # table view: nobody said which cards they hold
+            lines.append(f"  {p}: {hidden} unknown cards")
+        else:
+            lines.append(f"  {p}: {_cards_of(hand.known[i])} and {hidden} unknown {'card' if hidden == 1 else 'cards'}")
     if hand.ending is not None:
         lines.append(f"  {players[hand.ending.player]} {hand.ending.how.replace('_', ' ')}s; {players[hand.turn]} to show.")
     else:
