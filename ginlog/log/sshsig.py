@@ -214,8 +214,12 @@ def fingerprint(key: bytes) -> str:
     return "SHA256:" + base64.b64encode(hashlib.sha256(key).digest()).decode("ascii").rstrip("=")
 
 
+#: The hashes SSHSIG allows, by name (a constructor: ``hashlib.new(name)`` looks the name up each call).
+_HASHES: Final = {"sha512": hashlib.sha512, "sha256": hashlib.sha256}
+
+
 def _signed_data(message: bytes, hash_algorithm: str) -> bytes:
-    digest = hashlib.new(hash_algorithm, message).digest()
+    digest = _HASHES[hash_algorithm](message).digest()
     return b"SSHSIG" + b"".join(map(_string, (NAMESPACE.encode(), b"", hash_algorithm.encode(), digest)))
 
 
