@@ -103,6 +103,15 @@ class Hub:
         self._stamp = stamp
         return True
 
+    def current(self) -> dict[str, Any]:
+        """The page's state after reading what something else may have written (a terminal's line)."""
+        with self.lock:
+            try:
+                self.refresh()
+            except GinlogError:
+                pass  # the state as last read; the next tap says what is wrong with the file
+        return self.state_json()
+
     def state_json(self) -> dict[str, Any]:
         """The page's state now (:func:`~ginlog.app.serve.page_state.page_state`), read under the lock."""
         with self.lock:

@@ -44,6 +44,7 @@ from urllib.parse import urlsplit
 import attrs
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -136,7 +137,7 @@ def build_app(served: Served) -> Starlette:
         h = hub(request)
         if h is None:
             return _error(404, "no such match in the served set")
-        return _Json(await run_in_threadpool(h.state_json))
+        return _Json(await run_in_threadpool(h.current))
 
     async def events(request: Request) -> Response:
         h = hub(request)
@@ -177,7 +178,11 @@ def build_app(served: Served) -> Starlette:
             return _error(404, "no such match in the served set")
         return HTMLResponse(await run_in_threadpool(_replay_page, h), headers={"content-security-policy": ""})
 
-    app = Starlette(routes=[
+    async def not_here(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 404)
+        return _error(status, "no such page" if status == 404 else "not served here")
+
+    app = Starlette(exception_handlers={HTTPException: not_here}, routes=[
         Route("/", index),
         Route("/assets/{name}", asset),
         Route("/api/matches", matches),
