@@ -44,6 +44,9 @@ HAND_ENTRIES = [
 ]
 TOKEN = "T" * 43
 
+__all__ = ["HAND_TAPS", "HAND_ENTRIES", "TOKEN", "TestClient", "new_match", "bodies", "client", "tap", "server_thread",
+           "ServeProcess"]
+
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # (Starlette's notice that it would rather have httpx2, which is not installed)
     from starlette.testclient import TestClient
@@ -96,7 +99,6 @@ def server_thread(paths: list[Path], token: str = TOKEN) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(build_app(served), log_level="warning", access_log=False, lifespan="off",
                                            ws="none", timeout_graceful_shutdown=1))
     served.stopping = lambda: server.should_exit
-    server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # (not the main thread)
     t = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     t.start()
     while not server.started:

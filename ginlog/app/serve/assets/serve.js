@@ -308,6 +308,7 @@
         return;
       }
     } catch (e) { /* the stream retries */ }
+    await refresh();
     follow();
   }
   start();
