@@ -129,5 +129,7 @@ def _run(paths: list[str], host: str, port: int) -> int:
             forget_token(where)
             for h in served.hubs:
                 h.taps.forget()
-    terminal.line("Stopped; 'ginlog serve' again resumes (the phones stay joined).", flush=True)
+            terminal.line("Stopped; the matches are over, so the join token is forgotten.", flush=True)
+        else:
+            terminal.line("Stopped; 'ginlog serve' again resumes (the phones stay joined).", flush=True)
     return 0
