@@ -3,9 +3,13 @@
 Why: a phone on a table's Wi-Fi loses answers. The page sends a tap again,
 with the same id, until it hears back; the second sending must get the
 first answer, not write the entry twice, even when the server was
-restarted in between. So every answer is appended (and synced) to
-``.NAME.serve-taps`` beside the match *before* it is sent, and read back at
-start. The file is opened as the recorder's history is (never through a
+restarted in between. So every answer is appended to ``.NAME.serve-taps``
+beside the match *before* it is sent, and read back at start. It is
+written, not synced: a killed server's writes are the kernel's and survive
+it; only a power cut can lose the last answers, and a tap sent again after
+one is answered as a conflict naming its own line (which the match's
+writer did sync), so even then nothing is written twice and nothing
+acknowledged is lost. A sync here would double a tap's time. The file is opened as the recorder's history is (never through a
 link, a regular file with one name); only its last :data:`TAIL_BYTES` are
 read and at most :data:`KEPT` answers kept, so it costs nothing to plant a
 big one. It is a convenience for retries, never a record: the match file
@@ -105,14 +109,13 @@ class TapStore:
         return self._answers.get(tap_id)
 
     def put(self, tap_id: str, status: int, answer: dict[str, Any]) -> None:
-        """Keep the answer to ``tap_id``: synced to the file before the caller sends it (if the file can be written)."""
+        """Keep the answer to ``tap_id``: in the file before the caller sends it (if the file can be written)."""
         self._remember(tap_id, status, answer)
         fd = _open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         if fd is None:
             return  # a folder that cannot be written: kept in memory, as the history is
         try:
             os.write(fd, json.dumps({"id": tap_id, "status": status, "answer": answer}, ensure_ascii=True).encode() + b"\n")
-            os.fdatasync(fd)
         except OSError:
             pass
         finally:
