@@ -41,7 +41,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import bench_keystrokes
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bench_keystrokes  # noqa: E402
 from ginlog.game.rules import preset
 from ginlog.log.events import (
     BigGin, CardDiscarded, CardDrawn, Correction, Event, FirstDealer, Gin, HandDealt, HandShown, Knocked,
@@ -53,7 +56,7 @@ from ginlog.play.simulate import simulate_match
 from ginlog.play.state import Timeline
 
 #: One hand as taps (the README walkthrough's): the non-dealer knocks with the Q♣ and wins 61.
-HAND = [
+HAND: list[dict[str, Any]] = [
     {"word": "upcard", "cards": ["7H"]},
     {"word": "pass"},
     {"word": "pass"},
@@ -63,7 +66,7 @@ HAND = [
     {"word": "show", "cards": "5H 6H 8H JC QH KD 9D 9C 4C TD".split()},
 ]
 #: Three such hands end a match at 100 (122 to 61).
-MATCH = [{"word": "dealer", "player": 0}, *HAND, *HAND, *HAND]
+MATCH: list[dict[str, Any]] = [{"word": "dealer", "player": 0}, *HAND, *HAND, *HAND]
 
 
 def plan(match: int, n: int) -> dict[str, Any]:
