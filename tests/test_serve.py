@@ -209,12 +209,18 @@ def test_the_stream_sends_the_state_then_each_change() -> None:
                 if m.startswith("event: state"):
                     seen.append(json.loads(m.split("data: ", 1)[1])["seq"])
 
+        async def until(n: int) -> None:  # (a busy machine may take a while; a broken stream never gets there)
+            for _ in range(200):
+                if len(seen) >= n:
+                    return
+                await asyncio.sleep(0.01)
+
         task = asyncio.create_task(follow())
-        await asyncio.sleep(0.02)
+        await until(1)
         assert hub.tap({"id": "tap-stream-1", "expect": 1, "word": "dealer", "player": 0})[0] == 200
-        await asyncio.sleep(0.02)
+        await until(2)
         assert play(path, ["upcard 7h"]) == 0  # the terminal's line: seen at the next beat
-        await asyncio.sleep(0.15)
+        await until(3)
         stop = True
         await asyncio.wait_for(task, 1)
         return seen
@@ -309,3 +315,20 @@ def test_the_token_is_kept_mode_0600_and_a_planted_link_is_not_followed(tmp_path
     assert os.stat(where).st_mode & 0o777 == 0o600 and kept_token(where) == token
     os.chmod(where, 0o644)  # readable by others: no longer a secret, so a new one
     assert kept_token(where) != token
+
+
+def test_a_rematch_is_made_once_by_the_server_and_served(tmp_path: Path) -> None:
+    m = new_match(tmp_path / "friday.jsonl")
+    ann = client([m])
+    h = {"x-ginlog-token": TOKEN, "origin": ann.origin}
+    tap(ann, {"word": "dealer", "player": 0})
+    assert ann.post("/api/m/0/rematch", json={}, headers=h).status_code == 409  # not over yet
+    tap(ann, {"word": "abandon", "text": "rain"})
+    assert "rematch" in [b["word"] for b in ann.get("/api/m/0/state").json()["buttons"]]
+    first = ann.post("/api/m/0/rematch", json={}, headers=h)
+    again = ann.post("/api/m/0/rematch", json={}, headers=h)  # the other phone asks too
+    assert first.status_code == again.status_code == 200 and first.json() == again.json() == {"ok": True, "match": 1, "label": "friday-2.jsonl"}
+    assert sorted(p.name for p in tmp_path.glob("*.jsonl")) == ["friday-2.jsonl", "friday.jsonl"]
+    assert [x["label"] for x in ann.get("/api/matches").json()] == ["friday.jsonl", "friday-2.jsonl"]
+    assert ann.get("/api/m/1/state").json()["says"] == "Who deals first?"
+    assert tap(ann, {"word": "dealer", "player": 1}, match=1).status_code == 200

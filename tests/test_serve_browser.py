@@ -161,8 +161,12 @@ def test_a_whole_match_from_two_phones(phone: Any, tmp_path: Path) -> None:
         assert "over" in ann.text_content("#says") and "Bob wins" in ann.text_content("#says")
         assert ann.text_content("#score") == bob.text_content("#score")
         assert ann.query_selector_all("#buttons button[data-word=undo]")
+        press(ann, "rematch")  # the next match's file, named by the server, served on the same page
+        ann.wait_for_function("() => document.getElementById('says').textContent === 'Who deals first?'")
+        assert ann.is_visible("#match") and "m-2.jsonl" in ann.text_content("#label")
         assert ann.problems == [] and bob.problems == []
     assert MatchSession.open(m).state.phase == "over"
+    assert MatchSession.open(tmp_path / "m-2.jsonl").state.phase == "setup"
 
 
 @pytest.mark.slow

@@ -74,6 +74,7 @@ class Hub:
         self._read_recent()
         self._clock = clock
         self._allowance, self._at = TAP_BURST, clock()
+        self.rematch: int | None = None  # the served set's number of this match's rematch, once made
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
 

@@ -79,6 +79,8 @@ NOT_BUTTONS: Final[dict[str, str]] = {
     "s d 7h": "a whole turn is two taps: the draw, then its end",
     "show [C C C] [C C C] C lay C C": "the hand is tapped; ginlog arranges it and proposes the lay-offs, the players confirm",
 }
+#: After the end, as at the recorder's ``over>`` prompt: a rematch (not an entry: it starts the next match's file).
+AFTER_END: Final[dict[str, dict[str, Any]]] = {"rematch": {"word": "rematch", "label": "Rematch", "needs": "rematch"}}
 #: Buttons offered whenever the match is on, whatever the phase (undo needs something to undo).
 ALWAYS: Final = ("note", "undo", "abandon")
 
@@ -210,8 +212,8 @@ def _now(state: MatchState) -> list[str]:
 
 def buttons(state: MatchState, seq: int) -> list[dict[str, Any]]:
     """The buttons to show now, in the table's order of play, each with its picker when it needs cards."""
-    if state.finished:
-        return [_button("undo", state)] if seq > 1 else []
+    if state.finished:  # the recorder's words after the end: undo (which reopens, once confirmed) and rematch
+        return [_button("undo", state), AFTER_END["rematch"]] if seq > 1 else [AFTER_END["rematch"]]
     words = _now(state)
     if state.hand is not None:
         words.append("void")

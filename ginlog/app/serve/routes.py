@@ -36,6 +36,8 @@ nothing.
 from __future__ import annotations
 
 import json
+import os
+import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from importlib import resources
 from typing import Any, Final
@@ -49,10 +51,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ginlog.app.record.rematch import start_rematch
 from ginlog.app.serve.hub import Hub
 from ginlog.app.serve.stream import updates
 from ginlog.app.serve.tokens import same_token
-from ginlog.text import json_escaped
+from ginlog.errors import GinlogError
+from ginlog.text import json_escaped, visible
 
 __all__ = ["build_app", "Served", "MAX_BODY", "MAX_CONNECTIONS", "MAX_STREAMS", "COOKIE", "HEADER", "ASSETS"]
 
@@ -94,6 +98,47 @@ class Served:
     def of(cls, paths: list[str], *, token: str) -> Served:
         """Open each match file (raising its first problem) as one served match."""
         return cls([Hub(i, p) for i, p in enumerate(paths)], token)
+
+    def rematch(self, hub: Hub) -> tuple[int, dict[str, Any]]:
+        """The rematch of a finished match, made once (both phones may ask) and added to the served set.
+
+        Its file is named by the server, never by the request: ``friday.jsonl`` gets ``friday-2.jsonl`` beside it
+        (then ``-3``...), the first such name that is free.
+        """
+        with hub.lock:
+            if hub.rematch is not None:
+                return 200, {"ok": True, "match": hub.rematch, "label": self.hubs[hub.rematch].label}
+            old = hub.session.state
+            if not old.finished:
+                return 409, {"ok": False, "error": "a rematch begins when the match is over"}
+            try:
+                path = rematch_path(hub.path)
+                start_rematch(path, old)
+                new = Hub(len(self.hubs), path)
+            except (GinlogError, OSError) as exc:
+                return 409, {"ok": False, "error": visible(exc.one_line() if isinstance(exc, GinlogError) else str(exc))}
+            self.hubs.append(new)
+            hub.rematch = new.index
+            return 200, {"ok": True, "match": new.index, "label": new.label}
+
+
+def rematch_path(path: str) -> str:
+    """The first free ``STEM-N.jsonl`` after ``path`` in its folder.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> os.path.basename(rematch_path(os.path.join(d, "friday.jsonl"))), os.path.basename(rematch_path(os.path.join(d, "friday-2.jsonl")))
+    ('friday-2.jsonl', 'friday-3.jsonl')
+    """
+    folder, name = os.path.split(path)
+    stem, ext = os.path.splitext(name)
+    m = re.fullmatch(r"(.*)-(\d{1,6})", stem)
+    base, n = (m.group(1), int(m.group(2))) if m else (stem, 1)
+    for k in range(n + 1, n + 1000):
+        candidate = os.path.join(folder, f"{base}-{k}{ext or '.jsonl'}")
+        if not os.path.lexists(candidate):
+            return candidate
+    raise OSError("no free name for the rematch beside it")
 
 
 def _read_assets() -> dict[str, bytes]:
@@ -172,6 +217,16 @@ def build_app(served: Served) -> Starlette:
     async def preview(request: Request) -> Response:
         return await write(request, Hub.preview)
 
+    async def rematch(request: Request) -> Response:
+        h = hub(request)
+        if h is None:
+            return _error(404, "no such match in the served set")
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        status, answer = await run_in_threadpool(served.rematch, h)
+        return _Json(answer, status_code=status)
+
     async def replay(request: Request) -> Response:
         h = hub(request)
         if h is None:
@@ -190,6 +245,7 @@ def build_app(served: Served) -> Starlette:
         Route("/api/m/{n:int}/events", events),
         Route("/api/m/{n:int}/tap", tap, methods=["POST"]),
         Route("/api/m/{n:int}/preview", preview, methods=["POST"]),
+        Route("/api/m/{n:int}/rematch", rematch, methods=["POST"]),
         Route("/api/m/{n:int}/replay", replay),
     ])
     app.add_middleware(_Guard, served=served)

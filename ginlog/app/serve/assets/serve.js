@@ -93,6 +93,7 @@
   function pressed(b) {
     if (busy) return;
     if (b.needs === "") { send({ word: b.word }); return; }
+    if (b.needs === "rematch") { rematch(); return; }
     openPanel(b, null);
   }
 
@@ -259,6 +260,13 @@
     drawButtons();
   }
 
+  async function rematch() {
+    const answer = await post("rematch", {});
+    if (!answer.body.ok) { say("refused: " + answer.body.error, "bad"); return; }
+    say("Rematch: " + answer.body.label, "good");
+    await start(answer.body.match);
+  }
+
   // ------------------------------------------------------------------ the stream
 
   async function refresh() {
@@ -280,14 +288,15 @@
     source.addEventListener("error", () => { $("link").textContent = "reconnecting…"; $("link").className = "link down"; });
   }
 
-  async function start() {
+  async function start(to) {
     const m = /^#m=(\d+)$/.exec(location.hash);
-    if (m) match = parseInt(m[1], 10);
+    if (to !== undefined) { match = to; location.hash = "m=" + to; } else if (m) match = parseInt(m[1], 10);
     try {
       const r = await fetch("/api/matches", { credentials: "same-origin" });
       if (r.ok) {
         const list = await r.json();
         const pick = $("match");
+        clear(pick);
         if (list.length > 1) {
           pick.hidden = false;
           for (const x of list) {
@@ -296,12 +305,12 @@
             pick.appendChild(o);
           }
           pick.value = String(match);
-          pick.addEventListener("change", () => {
+          pick.onchange = () => {
             match = parseInt(pick.value, 10);
             location.hash = "m=" + match;
             closePanel(); say("");
-            follow();
-          });
+            refresh().then(follow);
+          };
         }
       } else {
         $("says").textContent = "Not joined: open the address the server printed (its QR code).";
