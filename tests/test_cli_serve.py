@@ -134,3 +134,22 @@ def test_serve_prints_the_address_and_qr_code_and_ctrl_c_keeps_the_token(tmp_pat
 
 
 pytestmark = pytest.mark.skipif(not os.path.exists(GINLOG), reason=f"no console script at {GINLOG}")
+
+
+def test_lan_binds_the_local_network_address_and_the_qr_code_shows_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginlog.app.cli import serve as command
+    from ginlog.app.serve import address
+
+    m = str(new_match(tmp_path / "m.jsonl"))
+    bound: list[tuple[str, int]] = []
+    def run(paths: list[str], host: str, port: int) -> int:
+        bound.append((host, port))
+        return 0
+
+    monkeypatch.setattr(command, "_run", run)
+    monkeypatch.setattr(address, "lan_address", lambda: "192.168.1.20")
+    assert slip(m, "--lan") == (0, "") and bound == [("192.168.1.20", 8025)]
+    monkeypatch.setattr(address, "lan_address", lambda: None)
+    code, out = slip(m, "--lan")
+    assert code == 2 and "no local-network address; give --host ADDRESS" in out
+    assert address.join_url("192.168.1.20", 8025, "t") == "http://192.168.1.20:8025/?t=t"

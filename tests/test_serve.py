@@ -242,15 +242,15 @@ def test_the_buttons_are_the_entry_table() -> None:
 
 
 def test_the_buttons_now_are_the_legal_actions(tmp_path: Path) -> None:
-    m = new_match(tmp_path / "m.jsonl")
-    c = client([m])
-    for body in [*HAND_TAPS, {"word": "upcard", "cards": ["2C"]}]:
-        st = MatchSession.open(m).state
+    ticks = iter(range(10**6))  # a second between taps (the entries-a-second bound is tested apart)
+    hub = Hub(0, str(new_match(tmp_path / "m.jsonl")), clock=lambda: float(next(ticks)))
+    for n, body in enumerate([*HAND_TAPS, {"word": "upcard", "cards": ["2C"]}]):
+        st = hub.session.state
         legal = {a.split()[0] for a in legal_actions(st)}
-        shown = {b["word"] for b in c.get("/api/m/0/state").json()["buttons"]}
+        shown = {b["word"] for b in page_state.buttons(st, hub.session.seq)}
         extra = {"note", "undo", "abandon", "void", "pad"}
         assert legal <= shown and shown - legal <= extra, (st.phase, shown, legal)
-        assert tap(c, body).status_code == 200
+        assert hub.tap({"id": f"tap-legal-{n:04d}", "expect": hub.session.seq, **body})[0] == 200
 
 
 def test_the_card_picker_offers_only_cards_that_could_be_there(tmp_path: Path) -> None:
@@ -298,7 +298,7 @@ def test_record_text_reaches_the_page_escaped(tmp_path: Path) -> None:
 def test_the_replay_page_is_linked_and_states_its_own_policy(tmp_path: Path) -> None:
     m = new_match(tmp_path / "m.jsonl")
     c = client([m])
-    tapped_hand(c)
+    assert tap(c, {"word": "dealer", "player": 0}).status_code == 200
     r = c.get("/api/m/0/replay")
     assert r.status_code == 200 and r.text.startswith("<!doctype html>")
     assert "content-security-policy" not in r.headers and 'http-equiv="Content-Security-Policy"' in r.text

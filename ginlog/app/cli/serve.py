@@ -105,11 +105,16 @@ def _run(paths: list[str], host: str, port: int) -> int:
         terminal.err(f"ginlog: cannot listen on {shown_host(host)}:{port}: {exc.strerror or exc}")
         return EXIT_INVALID
     port = sock.getsockname()[1]
-    url = join_url(host, port, served.token)
+    reach = host
+    if host in ("0.0.0.0", "::"):  # every address: the QR code shows the one the phones at the table reach
+        from ginlog.app.serve.address import lan_address
+
+        reach = lan_address() or "127.0.0.1"
+    url = join_url(reach, port, served.token)
     for h in served.hubs:
         st = h.session.state
         terminal.line(f"{h.path}: {st.players[0]} v {st.players[1]}, at event {h.session.seq}", flush=True)
-    terminal.line(f"Serving on http://{shown_host(host)}:{port}/ (Ctrl-C stops)", flush=True)
+    terminal.line(f"Serving on http://{shown_host(reach)}:{port}/ (Ctrl-C stops)", flush=True)
     if host.startswith("127.") or host == "::1":
         terminal.line("Only this machine can reach it: --lan serves the phones at the table.", flush=True)
     terminal.line(f"Join on each phone: scan this, or open {url}", flush=True)
