@@ -71,7 +71,7 @@ MATCH: list[dict[str, Any]] = [{"word": "dealer", "player": 0}, *HAND, *HAND, *H
 
 def plan(match: int, n: int) -> dict[str, Any]:
     """The ``n``-th tap of a match: the three hands, then a note that says which tap it is."""
-    return MATCH[n] if n < len(MATCH) else {"word": "note", "text": f"match {match} tap {n}"}
+    return MATCH[n] if n < len(MATCH) else {"word": "note", "text": f"match {match} tap {n}"}  # (the load: the tap's id)
 
 
 # ---------------------------------------------------------------------------------------------- taps per hand
@@ -180,6 +180,8 @@ async def _phone(web: Any, base: str, match: int, role: int, every: float, until
     while time.monotonic() < until:
         n = shared["next"]
         body = {"id": f"tap-{match}-{n}-{role}-{os.urandom(4).hex()}", "expect": seen["seq"], **plan(match, n)}
+        if body["word"] == "note":
+            body["text"] = body["id"]  # so a note twice in the file is one tap written twice
         began = time.perf_counter()
         while True:  # the same id again after a network error, as the page does
             try:
@@ -225,13 +227,32 @@ def check_files(paths: Sequence[str], acked: Sequence[tuple[int, int, str]]) -> 
             problems.append(f"{path}: {len(lines) - 1} lines after the first, {len(seqs)} acknowledged")
         notes = [json.loads(line).get("text") for line in lines if '"type":"note"' in line]
         if len(set(notes)) != len(notes):
-            problems.append(f"{path}: a note written twice")
+            problems.append(f"{path}: a tap's note written twice")
     return problems
+
+
+def fsync_floor(folder: str, n: int = 200) -> tuple[float, float]:
+    """The reference measured in the same run: one line appended and fsynced (what every tap's write costs at
+    least), p50 and p95 in ms, while nothing else of ginlog runs."""
+    path = os.path.join(folder, "floor.bin")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    times = []
+    try:
+        for _ in range(n):
+            began = time.perf_counter()
+            os.write(fd, b"x" * 200 + b"\n")
+            os.fsync(fd)
+            times.append(time.perf_counter() - began)
+    finally:
+        os.close(fd)
+    times.sort()
+    return statistics.median(times) * 1000, times[int(n * 0.95) - 1] * 1000
 
 
 def load(matches: int = 25, seconds: float = 60.0, every: float = 2.0, folder: str | None = None) -> tuple[dict[str, Any], str]:
     """Run the load; the figures and the report's text."""
     with tempfile.TemporaryDirectory(dir=folder) as d:
+        floor = fsync_floor(d)
         paths = []
         for m in range(matches):
             path = os.path.join(d, f"m{m:02d}.jsonl")
@@ -239,9 +260,9 @@ def load(matches: int = 25, seconds: float = 60.0, every: float = 2.0, folder: s
             paths.append(path)
         server = Serve(paths)
         try:
-            cpu0 = server.cpu()
+            cpu0, mine0 = server.cpu(), time.process_time()
             out = asyncio.run(_drive(server.base, server.token, matches, seconds, every))
-            cpu = server.cpu() - cpu0
+            cpu, mine = server.cpu() - cpu0, time.process_time() - mine0
         finally:
             server.stop()
         problems = check_files(paths, out["acked"])
@@ -251,11 +272,14 @@ def load(matches: int = 25, seconds: float = 60.0, every: float = 2.0, folder: s
     fives = sum(n for s, n in out["statuses"].items() if s >= 500)
     figures = {"taps": len(lat), "p50_ms": p50, "p95_ms": p95, "max_ms": max(lat, default=0) * 1000,
                "statuses": dict(sorted(out["statuses"].items())), "server_cpu_s": cpu, "resent": out["resent"],
-               "problems": problems, "five_xx": fives, "acked": len(out["acked"])}
+               "problems": problems, "five_xx": fives, "acked": len(out["acked"]), "fsync_ms": floor, "client_cpu_s": mine,
+               "load_average": os.getloadavg()[0]}
     text = (f"{matches} matches, two phones each following the event stream and tapping every {every:g} s, {seconds:g} s\n"
             f"taps {len(lat)}: answers {figures['statuses']}; sent again after a network error {out['resent']}\n"
             f"tap to acknowledgement: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {figures['max_ms']:.1f} ms\n"
-            f"server CPU {cpu:.1f} s ({cpu / seconds * 100:.0f}% of a core)\n"
+            f"server CPU {cpu:.1f} s ({cpu / seconds * 100:.0f}% of a core), the phones' {mine:.1f} s; the machine's load average at the end"
+            f" {figures['load_average']:.1f} (2 cores)\n"
+            f"reference, the same run: a line appended and fsynced alone: p50 {floor[0]:.1f} ms, p95 {floor[1]:.1f} ms\n"
             f"files: {'every acknowledged line there once, no other line' if not problems else '; '.join(problems)}")
     return figures, text
 
