@@ -8,6 +8,6 @@ buttons, from the entry table), :mod:`~ginlog.app.serve.hub` (one served
 match: its session, the tap flow and the event stream) and
 :mod:`~ginlog.app.serve.address` (the address and the QR code printed).
 Starlette, uvicorn and segno (the ``serve`` extra) are imported by
-``routes``, ``address`` and the command only, so nothing of them loads
+``routes``, ``address`` (segno, when a QR code is drawn) and the command only, so nothing of them loads
 unless ``ginlog serve`` runs.
 """
