@@ -5,9 +5,9 @@ routes and limits), :mod:`~ginlog.app.serve.tokens` (the join token),
 :mod:`~ginlog.app.serve.taps` (the answers kept per tap id, across a
 restart), :mod:`~ginlog.app.serve.page_state` (the page's state JSON and its
 buttons, from the entry table), :mod:`~ginlog.app.serve.hub` (one served
-match: its session, the tap flow and the event stream) and
-:mod:`~ginlog.app.serve.address` (the address and the QR code printed).
-Starlette, uvicorn and segno (the ``serve`` extra) are imported by
-``routes``, ``address`` (segno, when a QR code is drawn) and the command only, so nothing of them loads
-unless ``ginlog serve`` runs.
+match: its session and the tap flow), :mod:`~ginlog.app.serve.stream` (the
+event stream) and :mod:`~ginlog.app.serve.address` (the address and the QR
+code printed). Starlette, uvicorn and segno (the ``serve`` extra) are
+imported by ``routes``, by ``address`` when it draws a QR code, and by the
+command, so nothing of them loads unless ``ginlog serve`` runs.
 """
