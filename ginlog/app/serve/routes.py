@@ -19,7 +19,10 @@ package at start. No part of a request's path reaches the file system.
 Bad requests get a clear ``4xx`` with a one-line JSON ``error`` and change
 nothing.
 
->>> from starlette.testclient import TestClient
+>>> import warnings
+>>> with warnings.catch_warnings():
+...     warnings.simplefilter("ignore")  # (Starlette's notice that it would rather have httpx2)
+...     from starlette.testclient import TestClient
 >>> import os, tempfile
 >>> from ginlog.game.rules import preset
 >>> from ginlog.match.session import MatchSession
