@@ -24,6 +24,7 @@ from ginlog.app.serve.hub import TAP_BURST, Hub
 from ginlog.app.serve.routes import MAX_BODY, MAX_CONNECTIONS, MAX_STREAMS, Served, build_app
 from ginlog.app.serve.stream import updates
 from ginlog.app.serve.tokens import kept_token, token_path
+from ginlog.app.views.match import games_json
 from ginlog.match.session import MatchSession
 from ginlog.play.reducer import legal_actions
 from ginlog.text import visible
@@ -332,3 +333,28 @@ def test_a_rematch_is_made_once_by_the_server_and_served(tmp_path: Path) -> None
     assert [x["label"] for x in ann.get("/api/matches").json()] == ["friday.jsonl", "friday-2.jsonl"]
     assert ann.get("/api/m/1/state").json()["says"] == "Who deals first?"
     assert tap(ann, {"word": "dealer", "player": 1}, match=1).status_code == 200
+
+
+def test_score_pad_taps_and_hollywoods_three_games_reach_the_page(tmp_path: Path) -> None:
+    m = new_match(tmp_path / "m.jsonl", rules="hollywood")
+    c = client([m])
+    assert [len(s["games"]) for s in [c.get("/api/m/0/state").json()]] == [3]
+    answers = [tap(c, body).json() for body in (
+        {"word": "dealer", "player": 1},
+        {"word": "pad", "player": 0, "number": 25},
+        {"word": "result", "how": "knock", "player": 1, "numbers": [4, 30]},
+    )]
+    assert [a["entry"] for a in answers] == ["dealer Bob", "Ann +25", "result knock Bob 4 30"]
+    games = c.get("/api/m/0/state").json()["games"]
+    assert [g["totals"] for g in games] == [g["totals"] for g in games_json(MatchSession.open(m).state)]
+    assert games[0]["totals"] == {"Ann": 25, "Bob": 26}  # each first win scores in the first game only
+    assert tap(c, {"word": "pad", "player": 0, "number": -5}).status_code == 422
+
+
+def test_the_defenders_show_is_previewed_with_the_lay_offs_ginlog_proposes(tmp_path: Path) -> None:
+    m = new_match(tmp_path / "m.jsonl")
+    c = client([m])
+    for body in HAND_TAPS[:7]:
+        assert tap(c, body).status_code == 200
+    r = c.post("/api/m/0/preview", json=HAND_TAPS[7], headers={"x-ginlog-token": TOKEN, "origin": c.origin})
+    assert r.json()["proposal"].endswith("Ann lays off 5♥ 6♥ 8♥ and has 62: Bob scores 61.")
