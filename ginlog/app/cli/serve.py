@@ -120,7 +120,7 @@ def _run(paths: list[str], host: str, port: int) -> int:
     terminal.line(f"Join on each phone: scan this, or open {url}", flush=True)
     terminal.line(qr_text(url), flush=True)
     config = uvicorn.Config(
-        build_app(served), log_level="warning", access_log=False, lifespan="off", ws="none",
+        build_app(served), log_level="warning", access_log=False, lifespan="off", ws="none", http="h11",
         timeout_graceful_shutdown=2, limit_concurrency=MAX_CONNECTIONS + 32, h11_max_incomplete_event_size=16 * 1024,
         timeout_keep_alive=30,
     )
