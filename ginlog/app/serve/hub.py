@@ -74,6 +74,7 @@ class Hub:
         self._read_recent()
         self._clock = clock
         self._allowance, self._at = TAP_BURST, clock()
+        self._cached: tuple[MatchState, int, dict[str, Any]] | None = None
         self.rematch: int | None = None  # the served set's number of this match's rematch, once made
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -104,6 +105,13 @@ class Hub:
         self._stamp = stamp
         return True
 
+    def moved(self) -> bool:
+        """Whether the file's size or time changed since it was last read (a stat, no lock: for the streams' beat)."""
+        try:
+            return self._file_stamp() != self._stamp
+        except OSError:
+            return False
+
     def current(self) -> dict[str, Any]:
         """The page's state after reading what something else may have written (a terminal's line)."""
         with self.lock:
@@ -118,7 +126,12 @@ class Hub:
         with self.lock:
             s = self.session
             state, seq, recent = s.state, s.seq, tuple(self.recent)
-        return {"match": self.index, **page_state(state, seq, self.label, recent)}
+            cached = self._cached
+            if cached is not None and cached[0] is state and cached[1] == seq:
+                return cached[2]  # (both phones' streams ask after each tap: made once)
+        made = {"match": self.index, **page_state(state, seq, self.label, recent)}
+        self._cached = (state, seq, made)
+        return made
 
     # ------------------------------------------------------------------ waking the streams
 

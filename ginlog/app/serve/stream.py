@@ -59,7 +59,8 @@ async def updates(hub: Hub, run: Callable[[Callable[[], Any]], Any], stopping: C
         try:
             await asyncio.wait_for(changed.wait(), beat)
         except asyncio.TimeoutError:
-            await run(lambda: _refresh(hub))
+            if hub.moved():  # a line written by something else: read in a thread (a stat alone is cheap here)
+                await run(lambda: _refresh(hub))
 
 
 def _refresh(hub: Hub) -> None:
