@@ -59,7 +59,7 @@ from ginlog.app.serve.hub import Hub
 from ginlog.app.serve.stream import updates
 from ginlog.app.serve.tokens import same_token
 from ginlog.errors import GinlogError
-from ginlog.text import json_escaped, visible
+from ginlog.text import visible
 
 __all__ = ["build_app", "Served", "MAX_BODY", "MAX_CONNECTIONS", "MAX_STREAMS", "COOKIE", "HEADER", "ASSETS"]
 
@@ -154,10 +154,10 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 class _Json(JSONResponse):
-    """JSON with every character a terminal or a page could act on escaped (:func:`ginlog.text.json_escaped`)."""
+    """ASCII JSON: every character but printable ASCII an escape, so nothing in it can act on what shows it."""
 
     def render(self, content: Any) -> bytes:
-        return json_escaped(json.dumps(content, ensure_ascii=False, separators=(",", ":"))).encode("utf-8")
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def build_app(served: Served) -> Starlette:

@@ -11,7 +11,7 @@ written (:meth:`~ginlog.app.serve.hub.Hub.changed`) and at least once a
 sends a comment line, which keeps proxies and phones from closing it.
 
 >>> message({"seq": 3})
-'event: state\\ndata: {"seq": 3}\\n\\n'
+'event: state\\ndata: {"seq":3}\\n\\n'
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Any, Final
 
 from ginlog.app.serve.hub import Hub
 from ginlog.errors import GinlogError
-from ginlog.text import json_escaped
 
 __all__ = ["message", "updates", "BEAT", "KEEPALIVE"]
 
@@ -34,8 +33,12 @@ KEEPALIVE: Final = 15
 
 
 def message(data: dict[str, Any]) -> str:
-    """One server-sent event named ``state`` (JSON on one line: ``json.dumps`` escapes every newline)."""
-    return f"event: state\ndata: {json_escaped(json.dumps(data, ensure_ascii=False))}\n\n"
+    """One server-sent event named ``state`` (JSON on one line: ``json.dumps`` escapes every newline).
+
+    ASCII JSON (every other character a ``\\uXXXX`` escape): nothing in it can act on whatever shows it, and
+    it is made in C (:func:`ginlog.text.json_escaped`'s character loop cost 0.6 ms a message on the loop).
+    """
+    return f"event: state\ndata: {json.dumps(data, ensure_ascii=True, separators=(',', ':'))}\n\n"
 
 
 async def updates(hub: Hub, run: Callable[[Callable[[], Any]], Any], stopping: Callable[[], bool],
