@@ -47,23 +47,24 @@ async def updates(hub: Hub, run: Callable[[Callable[[], Any]], Any], stopping: C
     (a file read), ``stopping`` says when the server is shutting down (the stream then ends)."""
     changed = hub.bind(asyncio.get_running_loop())
     seq = None
-    quiet = 0
     while not stopping():
         state = await run(hub.state_json)
         if state["seq"] != seq:
             seq = state["seq"]
-            quiet = 0
             yield message(state)
-        else:
-            quiet += 1
-            if quiet >= KEEPALIVE:
-                quiet = 0
-                yield ": beat\n\n"
-        try:
-            await asyncio.wait_for(changed.wait(), beat)
-        except asyncio.TimeoutError:
-            if hub.moved():  # a line written by something else: read in a thread (a stat alone is cheap here)
-                await run(lambda: _refresh(hub))
+        quiet = 0
+        while not stopping():  # wait for a tap, or a beat that finds the file moved; nothing else goes to a thread
+            try:
+                await asyncio.wait_for(changed.wait(), beat)
+                break
+            except asyncio.TimeoutError:
+                if hub.moved():  # a line written by something else: read in a thread (a stat alone is cheap here)
+                    await run(lambda: _refresh(hub))
+                    break
+                quiet += 1
+                if quiet >= KEEPALIVE:
+                    quiet = 0
+                    yield ": beat\n\n"
 
 
 def _refresh(hub: Hub) -> None:
