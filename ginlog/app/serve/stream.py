@@ -58,6 +58,8 @@ async def updates(hub: Hub, run: Callable[[Callable[[], Any]], Any], stopping: C
                 await asyncio.wait_for(changed.wait(), beat)
                 break
             except asyncio.TimeoutError:
+                if hub.session.seq != seq:  # a change while this stream was busy sending (its pulse missed)
+                    break
                 if hub.moved():  # a line written by something else: read in a thread (a stat alone is cheap here)
                     await run(lambda: _refresh(hub))
                     break
