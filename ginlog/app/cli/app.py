@@ -76,7 +76,7 @@ ROOT_HELP = (
 
 def build_app() -> Any:
     """The ``ginlog`` Typer app; each command wrapped by :func:`ginlog.app.shell.runner.command`."""
-    from ginlog.app.cli import check, data, imports, read, record, reference
+    from ginlog.app.cli import check, data, imports, read, record, reference, serve
 
     app = typer.Typer(
         name="ginlog",
@@ -107,6 +107,7 @@ def build_app() -> Any:
         ("stats", data.stats),
         ("export", data.export),
         ("html", data.html),
+        ("serve", serve.serve),
     ):
         app.command(name)(command(body))
     # One command per registered importer, made when `ginlog import` is asked for them (cli.imports).
