@@ -78,6 +78,9 @@ BUTTONS: Final[dict[str, dict[str, Any]]] = {
 NOT_BUTTONS: Final[dict[str, str]] = {
     "s d 7h": "a whole turn is two taps: the draw, then its end",
     "show [C C C] [C C C] C lay C C": "the hand is tapped; ginlog arranges it and proposes the lay-offs, the players confirm",
+    "CARD": "a card alone is the terminal's shortcut for the phase's one card entry: on the page that entry's button"
+            " takes the card",
+    "NAME ENTRY": "the page knows whose turn it is and names the player on every button; it never types a name",
 }
 #: After the end, as at the recorder's ``over>`` prompt: a rematch (not an entry: it starts the next match's file).
 AFTER_END: Final[dict[str, dict[str, Any]]] = {"rematch": {"word": "rematch", "label": "Rematch", "needs": "rematch"}}
