@@ -10,7 +10,9 @@ free port) for ``--matches`` new matches and drives two phones a match, as
 ``asyncio`` tasks over httpx: each phone follows the match's event stream
 and, every ``--every`` seconds (the two phones of a match half a period
 apart), taps the match's next entry with the seq its stream last told it,
-sent again by the same id after a network error, as the page does. The
+sent again by the same id after a network error, as the page does (the
+phones in ``--procs`` processes, 4 by default: real phones each have a CPU,
+and fifty phones in one event loop measure that loop's queue). The
 entries are three whole hands (the README walkthrough's, a match won 122 to
 61), then notes. It reports each tap's time from sending to the answer
 (p50, p95, max), the answers by status, the server's CPU, and checks the
@@ -200,17 +202,46 @@ async def _phone(web: Any, base: str, match: int, role: int, every: float, until
     listener.cancel()
 
 
-async def _drive(base: str, token: str, matches: int, seconds: float, every: float) -> dict[str, Any]:
+def _drive_part(base: str, token: str, ids: Sequence[int], seconds: float, every: float) -> dict[str, Any]:
+    """One process's phones (the matches ``ids``): what :func:`_drive` gathered."""
+    return asyncio.run(_drive(base, token, ids, seconds, every))
+
+
+def _drive_all(base: str, token: str, matches: int, seconds: float, every: float, procs: int) -> dict[str, Any]:
+    """The phones of ``matches`` matches, in ``procs`` processes (real phones do not share one CPU: one process
+    for fifty phones measures its own event loop as much as the server), their figures put together."""
+    if procs <= 1:
+        return _drive_part(base, token, range(matches), seconds, every)
+    import concurrent.futures
+
+    parts = [list(range(matches))[i::procs] for i in range(procs)]
+    with concurrent.futures.ProcessPoolExecutor(procs) as pool:
+        outs = list(pool.map(_drive_part, *zip(*[(base, token, ids, seconds, every) for ids in parts])))
+    out: dict[str, Any] = {"latency": [], "statuses": {}, "acked": [], "resent": 0, "client_cpu": 0.0}
+    for o in outs:
+        out["latency"] += o["latency"]
+        out["acked"] += o["acked"]
+        out["resent"] += o["resent"]
+        out["client_cpu"] += o["client_cpu"]
+        for k, v in o["statuses"].items():
+            out["statuses"][k] = out["statuses"].get(k, 0) + v
+    return out
+
+
+async def _drive(base: str, token: str, ids: Sequence[int], seconds: float, every: float) -> dict[str, Any]:
     import httpx
+
+    cpu0 = time.process_time()
 
     out: dict[str, Any] = {"latency": [], "statuses": {}, "acked": [], "resent": 0,
                            "headers": {"x-ginlog-token": token, "origin": base}}
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=200)
     async with httpx.AsyncClient(headers={"x-ginlog-token": token}, timeout=30, limits=limits) as web:
         until = time.monotonic() + seconds
-        shared = [{"next": 0} for _ in range(matches)]
+        shared = {m: {"next": 0} for m in ids}
         await asyncio.gather(*(_phone(web, base, m, role, every, until, shared[m], out)
-                               for m in range(matches) for role in (0, 1)))
+                               for m in ids for role in (0, 1)))
+    out["client_cpu"] = time.process_time() - cpu0
     return out
 
 
@@ -249,7 +280,8 @@ def fsync_floor(folder: str, n: int = 200) -> tuple[float, float]:
     return statistics.median(times) * 1000, times[int(n * 0.95) - 1] * 1000
 
 
-def load(matches: int = 25, seconds: float = 60.0, every: float = 2.0, folder: str | None = None) -> tuple[dict[str, Any], str]:
+def load(matches: int = 25, seconds: float = 60.0, every: float = 2.0, folder: str | None = None,
+         procs: int = 1) -> tuple[dict[str, Any], str]:
     """Run the load; the figures and the report's text."""
     with tempfile.TemporaryDirectory(dir=folder) as d:
         floor = fsync_floor(d)
@@ -260,9 +292,9 @@ def load(matches: int = 25, seconds: float = 60.0, every: float = 2.0, folder: s
             paths.append(path)
         server = Serve(paths)
         try:
-            cpu0, mine0 = server.cpu(), time.process_time()
-            out = asyncio.run(_drive(server.base, server.token, matches, seconds, every))
-            cpu, mine = server.cpu() - cpu0, time.process_time() - mine0
+            cpu0 = server.cpu()
+            out = _drive_all(server.base, server.token, matches, seconds, every, procs)
+            cpu, mine = server.cpu() - cpu0, out["client_cpu"]
         finally:
             server.stop()
         problems = check_files(paths, out["acked"])
@@ -274,7 +306,8 @@ def load(matches: int = 25, seconds: float = 60.0, every: float = 2.0, folder: s
                "statuses": dict(sorted(out["statuses"].items())), "server_cpu_s": cpu, "resent": out["resent"],
                "problems": problems, "five_xx": fives, "acked": len(out["acked"]), "fsync_ms": floor, "client_cpu_s": mine,
                "load_average": os.getloadavg()[0]}
-    text = (f"{matches} matches, two phones each following the event stream and tapping every {every:g} s, {seconds:g} s\n"
+    text = (f"{matches} matches, two phones each following the event stream and tapping every {every:g} s, {seconds:g} s"
+            f" (the phones in {procs} process{'es' if procs != 1 else ''})\n"
             f"taps {len(lat)}: answers {figures['statuses']}; sent again after a network error {out['resent']}\n"
             f"tap to acknowledgement: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {figures['max_ms']:.1f} ms\n"
             f"server CPU {cpu:.1f} s ({cpu / seconds * 100:.0f}% of a core), the phones' {mine:.1f} s; the machine's load average at the end"
@@ -295,11 +328,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     lo.add_argument("--matches", type=int, default=25)
     lo.add_argument("--seconds", type=float, default=60.0)
     lo.add_argument("--every", type=float, default=2.0)
+    lo.add_argument("--procs", type=int, default=4, help="processes the phones run in (real phones have a CPU each)")
     args = ap.parse_args(argv)
     if args.what == "taps":
         print(taps_table(args.rules, args.seed, args.hands))
         return 0
-    figures, text = load(args.matches, args.seconds, args.every)
+    figures, text = load(args.matches, args.seconds, args.every, procs=args.procs)
     print(text)
     return 1 if figures["five_xx"] or figures["problems"] else 0
 
