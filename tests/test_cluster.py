@@ -86,6 +86,7 @@ def test_an_audit_of_a_bucket_on_the_cluster_is_the_local_audit_byte_for_byte(
     assert remote.stderr.replace("s3://club/", f"{club}/") == local.stderr
 
 
+@pytest.mark.slow  # (the default run's budget: the bucket's audit on the cluster stays in it)
 def test_an_anchor_on_a_url_is_checked_with_the_runs_storage_and_by_the_workers(
         club: Path, services: clustering.Services, tmp_path: Path) -> None:
     head = json.loads(cli("audit", club / "standard-match.jsonl", "--json").stdout)["files"][0]["head"]
@@ -141,6 +142,7 @@ def test_ctrl_c_stops_the_run_and_exits_130(club: Path, services: clustering.Ser
     assert cli("audit", club / "standard-match.jsonl", "--scheduler", services.scheduler, "-q").returncode == 0
 
 
+@pytest.mark.slow  # (the default run's budget: the bucket's audit on the cluster stays in it)
 def test_a_worker_of_another_version_is_one_error(club: Path, services: clustering.Services) -> None:
     def run() -> None:  # pragma: no cover - in the child
         import sys

@@ -127,6 +127,7 @@ def over(match: Path) -> Path:
     return played(path, [*TO_DISCARD[:5], "knock qc", *SHOWS])
 
 
+@pytest.mark.slow  # (the default run's budget: the history and the questions keep in-process tests in test_prompt and test_recorder)
 def test_up_recalls_the_previous_entry_also_after_quitting_and_resuming(match: Path) -> None:
     t = Table("record", match)
     t.expect("Waiting for the first dealer")
@@ -186,6 +187,7 @@ def test_the_status_line_shows_the_turn_the_stock_and_the_score(match: Path) -> 
     assert t.end()[0] == 0
 
 
+@pytest.mark.slow  # (the default run's budget: the history and the questions keep in-process tests in test_prompt and test_recorder)
 def test_the_question_re_asks_on_junk_and_takes_an_entry_instead(match: Path) -> None:
     played(match, [*TO_DISCARD[:5], "knock qc"])
     t = Table("record", match)
@@ -242,7 +244,8 @@ def test_the_recorder_stays_open_at_the_end_and_undo_there_asks_and_reopens(over
     assert state is not None and state.players == ("Ann", "Bob") and state.rules.game_target == 50
 
 
-@pytest.mark.parametrize("keys", ["\x03\x03", "abc\x03\x03\x03", "\x04"], ids=["ctrl-c-twice", "clear-then-twice", "ctrl-d"])
+@pytest.mark.parametrize("keys", ["\x03\x03", pytest.param("abc\x03\x03\x03", marks=pytest.mark.slow), pytest.param("\x04", marks=pytest.mark.slow)],
+                         ids=["ctrl-c-twice", "clear-then-twice", "ctrl-d"])
 def test_ctrl_c_and_ctrl_d_stop_with_the_resume_line(match: Path, keys: str) -> None:
     played(match, TO_DISCARD[:2])
     t = Table("record", match)
@@ -318,7 +321,7 @@ def test_ginlog_undo_of_a_finished_match_asks_at_a_terminal(over: Path) -> None:
     assert state is not None and not state.finished
 
 
-@pytest.mark.parametrize("bracketed", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["key by key", "bracketed"])
+@pytest.mark.parametrize("bracketed", [pytest.param(False, marks=pytest.mark.slow), True], ids=["key by key", "bracketed"])
 def test_a_huge_paste_is_cut_at_the_longest_entry_at_once(match: Path, bracketed: bool) -> None:
     """A 200,000-character paste froze the recorder (a minute, 2 GB): the line now stops at the longest legal
     entry, says so, drops the rest (key by key: everything waiting too), and Enter still refuses the entry."""

@@ -93,6 +93,7 @@ def check_crashes(res: rc.CrashResult, kills: int) -> None:
     assert res.appends_confirmed > 0
 
 
+@pytest.mark.slow  # (the default run's budget: the campaign's quick run; its kinds keep tests of their own here)
 def test_crashes_keep_every_returned_append(tmp_path: Path) -> None:
     """16 SIGKILLs (4 of each variant; 300 behind --run-slow): every append that returned is in the file, nothing
     before the end is damaged, a torn tail is moved aside by repair, and the file audits clean."""
@@ -200,6 +201,7 @@ def check_tampering(res: rc.TamperResult) -> None:
             assert detected + crashed + (last_total - last_detected) == total, kind
 
 
+@pytest.mark.slow  # (the default run's budget: the campaign's quick run; its kinds keep tests of their own here)
 def test_tampering_is_detected(fastdir: Path) -> None:
     """Two small generated matches: every byte of the first (one of four new values at each
     position, in turn), every 9th byte of the second; every token insert, deleted, swapped and
@@ -254,6 +256,7 @@ def check_fuzz_file(data: bytes, path: str) -> None:
     assert unknown(problems) == []
 
 
+@pytest.mark.slow  # (the default run's budget: the campaign's quick run; its kinds keep tests of their own here)
 def test_fuzz_reader(fastdir: Path) -> None:
     """Random bytes and mutated valid files (byte flips, chunks in and out, spliced lines, huge
     lines, deep nesting, invalid UTF-8, NaN/Infinity/1e999/huge ints, wrong JSON types in any
@@ -270,6 +273,7 @@ def test_fuzz_reader(fastdir: Path) -> None:
     run()
 
 
+@pytest.mark.slow  # (the default run's budget: the campaign's quick run; its kinds keep tests of their own here)
 def test_fuzz_reducer(fastdir: Path) -> None:
     """The next real event of a match with fields changed, dropped or added (or any event type
     with hostile fields), structured and applied at every kind of moment: only clean errors,
