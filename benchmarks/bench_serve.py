@@ -45,8 +45,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
 
 import bench_keystrokes  # noqa: E402
+from serving import HAND_TAPS  # noqa: E402
 from ginlog.game.rules import preset
 from ginlog.log.events import (
     BigGin, CardDiscarded, CardDrawn, Correction, Event, FirstDealer, Gin, HandDealt, HandShown, Knocked,
@@ -57,16 +59,9 @@ from ginlog.play.reducer import apply, start
 from ginlog.play.simulate import simulate_match
 from ginlog.play.state import Timeline
 
-#: One hand as taps (the README walkthrough's): the non-dealer knocks with the Q♣ and wins 61.
-HAND: list[dict[str, Any]] = [
-    {"word": "upcard", "cards": ["7H"]},
-    {"word": "pass"},
-    {"word": "pass"},
-    {"word": "stock", "cards": []},
-    {"word": "knock", "cards": ["QC"]},
-    {"word": "show", "cards": "2H 3H 4H 8C 8D 8S 5S 6S 7S AD".split()},
-    {"word": "show", "cards": "5H 6H 8H JC QH KD 9D 9C 4C TD".split()},
-]
+#: One hand as taps (the README walkthrough's): the non-dealer knocks with the Q♣ and wins 61 (the tests' own,
+#: ``tests/serving.py``, after its first tap, the first dealer).
+HAND: list[dict[str, Any]] = HAND_TAPS[1:]
 #: Three such hands end a match at 100 (122 to 61).
 MATCH: list[dict[str, Any]] = [{"word": "dealer", "player": 0}, *HAND, *HAND, *HAND]
 
