@@ -418,3 +418,10 @@ def test_samples_command_writes_the_bundled_matches(tmp_path: Path) -> None:
     assert (games / "standard-match.jsonl").read_bytes() == b"mine\n"
     r = CliRunner().invoke(app, ["samples", str(games / "standard-match.jsonl")])
     assert r.exit_code == 2 and "not a folder" in r.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "linked").mkdir()
+    (tmp_path / "linked" / "invalid").symlink_to(elsewhere)  # a planted link: nothing is written through it
+    r = CliRunner().invoke(app, ["samples", str(tmp_path / "linked")])
+    assert r.exit_code == 2 and "is a symbolic link" in r.stderr
+    assert list(elsewhere.iterdir()) == [] and sorted(p.name for p in (tmp_path / "linked").iterdir()) == ["invalid"]

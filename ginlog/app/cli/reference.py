@@ -100,13 +100,21 @@ def samples(
     if in_the_way:
         fail(StoreError(f"{in_the_way[0]} is there already (nothing written): give a new or an empty folder",
                         rule="file", path=folder))
-    try:
-        os.makedirs(os.path.join(folder, "invalid"), exist_ok=True)
+    from ginlog.app.shell.outputs import create_new, enter_folder
+
+    fds: list[int] = []
+    try:  # the folder and its invalid/ opened without following a link at either; each file new, never through one
+        fds.append(enter_folder(folder, None, folder))
+        fds.append(enter_folder("invalid", fds[0], os.path.join(folder, "invalid")))
         for name, source in chosen:
-            with open(os.path.join(folder, name), "xb") as out:
-                out.write(source.read_bytes())
+            inside, base = (fds[1], name.split("/", 1)[1]) if "/" in name else (fds[0], name)
+            create_new(base, source.read_bytes(), dir_fd=inside)
     except OSError as exc:
-        fail(StoreError(f"cannot write the samples: {exc.strerror or exc}", rule="file", path=folder), EXIT_USAGE)
+        fail(StoreError(f"cannot write the samples: {exc.strerror or exc}", rule="file",
+                        path=exc.filename if isinstance(exc.filename, str) else folder), EXIT_USAGE)
+    finally:
+        for fd in fds:
+            os.close(fd)
     valid = [n for n, _ in chosen if "/" not in n]
     Terminal().out(f"{folder}: {len(valid)} sample matches, and {len(chosen) - len(valid)} damaged ones in"
                    f" {os.path.join(folder, 'invalid')}/ for audit to find")

@@ -55,7 +55,7 @@ from ginlog.app.data.copies import Copy, counted_once
 from ginlog.app.data.players import NO_PLAYERS, Players
 from ginlog.match.reading import Step
 from ginlog.app.pages.page import csp_hash, page_of_file
-from ginlog.app.shell.outputs import LinkInTheWay, RecordInTheWay, Replacement, is_match_record, sweep, write_whole
+from ginlog.app.shell.outputs import RecordInTheWay, Replacement, enter_folder, is_match_record, sweep, write_whole
 from ginlog.app.data.stats import MatchSummary, Standings, summarise
 from ginlog.match.seals import sealed_words
 
@@ -308,7 +308,7 @@ class SiteFolder:
 
     def __init__(self, site: str) -> None:
         self.site = site
-        self.fd = _enter(site, None, site)
+        self.fd = enter_folder(site, None, site)
         try:
             try:
                 fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -317,7 +317,7 @@ class SiteFolder:
             if is_match_record("index.html", dir_fd=self.fd):  # before any page is made
                 index = os.path.join(site, "index.html")
                 raise RecordInTheWay(errno.EEXIST, f"{index} is a match record: ginlog never writes over one")
-            self.matches = _enter("matches", self.fd, os.path.join(site, "matches"))
+            self.matches = enter_folder("matches", self.fd, os.path.join(site, "matches"))
             sweep(None, self.fd)  # once a folder: what killed builds left (its pages are written swept=True)
             sweep(None, self.matches)
         except BaseException:
@@ -356,20 +356,6 @@ class SiteFolder:
         for fd in (self.matches, self.fd):
             with contextlib.suppress(OSError):
                 os.close(fd)
-
-
-def _enter(name: str, dir_fd: int | None, shown_as: str) -> int:
-    """Open (making it if need be) the folder ``name`` without following a link at it."""
-    try:
-        os.mkdir(name, 0o777, dir_fd=dir_fd)
-    except FileExistsError:
-        pass
-    try:
-        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.ENOTDIR) and os.path.islink(shown_as):
-            raise LinkInTheWay(errno.ELOOP, "is a symbolic link: ginlog does not write through one", shown_as) from None
-        raise
 
 
 def _remove_page(name: str, dir_fd: int) -> bool:

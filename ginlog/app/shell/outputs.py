@@ -48,7 +48,7 @@ from typing import IO, Final
 
 __all__ = [
     "match_name_refusal", "is_match_record", "refusal", "folder_refusal", "RecordInTheWay", "LinkInTheWay", "refuse_record", "Replacement",
-    "write_whole", "sweep",
+    "write_whole", "sweep", "enter_folder", "create_new",
 ]
 
 #: How much of a file is read to find its first line: a match's first line (players, title, every knob) is short.
@@ -271,6 +271,29 @@ def write_whole(path: str, data: bytes, *, dir_fd: int | None = None, swept: boo
     """``data`` put in place at ``path`` whole (:class:`Replacement`), or an ``OSError`` and nothing left."""
     with Replacement(path, dir_fd=dir_fd, swept=swept) as out:
         out.file.write(data)
+
+
+def enter_folder(name: str, dir_fd: int | None, shown_as: str) -> int:
+    """Open (making it if need be) the folder ``name`` to write in, without following a link at it
+    (:class:`LinkInTheWay`): a site's folders, the samples' (the folders above it are the user's, followed)."""
+    try:
+        os.mkdir(name, 0o777, dir_fd=dir_fd)
+    except FileExistsError:
+        pass
+    try:
+        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR) and os.path.islink(shown_as):
+            raise LinkInTheWay(errno.ELOOP, "is a symbolic link: ginlog does not write through one", shown_as) from None
+        raise
+
+
+def create_new(name: str, data: bytes, *, dir_fd: int) -> None:
+    """``data`` as the new file ``name`` in the folder ``dir_fd``: never an existing name, never through a link
+    (``FileExistsError`` for either), mode ``0666`` less the umask. For files that only ever begin (samples)."""
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666, dir_fd=dir_fd)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
 
 
 #: Open a folder to write in (the user's folders are followed).
