@@ -130,7 +130,7 @@ class Served:
         """
         with hub.lock:
             if hub.rematch is not None:
-                return 200, {"ok": True, "match": hub.rematch, "label": self.hubs[hub.rematch].label}
+                return 200, {"ok": True, "match": hub.rematch, "label": visible(self.hubs[hub.rematch].label)}
             old = hub.session.state
             if not old.finished:
                 return 409, {"ok": False, "error": "a rematch begins when the match is over"}
@@ -145,7 +145,7 @@ class Served:
                 return 409, {"ok": False, "error": visible(exc.one_line() if isinstance(exc, GinlogError) else str(exc))}
             self.hubs.append(new)
             hub.rematch = new.index
-            return 200, {"ok": True, "match": new.index, "label": new.label}
+            return 200, {"ok": True, "match": new.index, "label": visible(new.label)}
 
 
 def rematch_path(path: str) -> str:
@@ -208,7 +208,7 @@ def build_app(served: Served, *, body_wait: float = BODY_WAIT) -> Starlette:
         return Response(assets[name], media_type=ASSETS[name])
 
     async def matches(request: Request) -> Response:
-        return _Json([{"match": h.index, "label": h.label, **_short(h)} for h in served.hubs])
+        return _Json([{"match": h.index, "label": visible(h.label), **_short(h)} for h in served.hubs])
 
     async def state(request: Request) -> Response:
         h = hub(request)
