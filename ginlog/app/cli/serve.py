@@ -6,7 +6,6 @@ the command runs; without them it says how to install them, one line, exit 2.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from typing import TYPE_CHECKING, Annotated, Any, Final, Optional
 
@@ -14,7 +13,9 @@ import typer
 
 from ginlog.app.cli.common import EXIT_INVALID, Terminal, fail, require_match_file, usage_line
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (asyncio and uvicorn load when serve runs: every command imports this module)
+    import asyncio
+
     import uvicorn
 
 __all__ = ["serve", "INSTALL", "HEAD_WAIT", "server_config"]
@@ -179,6 +180,8 @@ def _head_wait(wait: float) -> type[asyncio.Protocol]:
     connection opened, or after the first byte that follows an answer (the rest of a body nobody reads, the
     next head, trickled); an idle keep-alive connection is uvicorn's own (``timeout_keep_alive``). Also: a
     malformed body under a request the app is answering is uvicorn's 400 alone (see ``send_400_response``)."""
+    import asyncio
+
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class HeadWait(H11Protocol):
