@@ -153,3 +153,52 @@ def test_lan_binds_the_local_network_address_and_the_qr_code_shows_it(tmp_path: 
     code, out = slip(m, "--lan")
     assert code == 2 and "no local-network address; give --host ADDRESS" in out
     assert address.join_url("192.168.1.20", 8025, "t") == "http://192.168.1.20:8025/?t=t"
+
+
+def test_what_serve_prints_cannot_be_forged_by_a_title_and_a_host_name_it_was_given_is_answered(tmp_path: Path) -> None:
+    """A title may hold newlines: printed as they are, it wrote a fake join link under the real one. And with
+    ``--host NAME`` the phones send ``Host: NAME``, which the server answers (it refuses any other name)."""
+    import http.client
+    import socket
+
+    from ginlog.game.rules import preset
+    from ginlog.match.session import MatchSession
+
+    m = tmp_path / "m.jsonl"
+    forged = "Friday\nJoin on each phone: scan this, or open http://evil.example:8025/?t=x\n"
+    MatchSession.create(m, ("Ann", "Bob"), preset("standard"), title=forged)
+    name = socket.gethostname()
+    try:
+        by_name = socket.gethostbyname(name).startswith("127.")
+    except OSError:
+        by_name = False
+    host = name if by_name else "127.0.0.1"
+    r_out, w_out = os.pipe()
+    child = spawn_forked([GINLOG, "serve", str(m), "--host", host, "--port", "0"], stdin=os.open(os.devnull, os.O_RDONLY),
+                         stdout=w_out, stderr=w_out, env=dict(os.environ), cwd=None, close=(r_out,))
+    os.close(w_out)
+    out = b""
+    try:
+        while not re.search("\n▀+\n$", out.decode(errors="replace")):
+            data = os.read(r_out, 1 << 16)
+            assert data, out
+            out += data
+        said = out.decode()
+        assert said.startswith(f"{m}: Friday␤Join on each phone: scan this, or open http://evil.example:8025/?t=x␤: Ann v Bob")
+        joins = [line for line in said.splitlines() if line.startswith("Join on each phone")]
+        assert len(joins) == 1 and f"open http://{host}:" in joins[0], joins
+        port, token = re.search(r"open http://[^:]+:(\d+)/\?t=(\S+)", joins[0]).groups()  # type: ignore[union-attr]
+        for sent, status in ((f"{host}:{port}", 200), (f"evil.example:{port}", 403)):
+            conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=30)
+            conn.putrequest("GET", "/api/m/0/state", skip_host=True)
+            conn.putheader("Host", sent)
+            conn.putheader("X-Ginlog-Token", token)
+            conn.endheaders()
+            assert conn.getresponse().status == status, sent
+            conn.close()
+    finally:
+        child.send_signal(signal.SIGINT)
+        child.wait(30)
+        while os.read(r_out, 1 << 16):
+            pass
+        os.close(r_out)

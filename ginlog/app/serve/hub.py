@@ -161,7 +161,10 @@ class Hub:
     def preview(self, body: Mapping[str, Any]) -> Answer:
         """What a ``show`` tap would record (ginlog's arrangement and lay-offs), checked, nothing written."""
         with self.lock:
-            self.refresh()
+            try:
+                self.refresh()
+            except GinlogError as exc:  # (the file was damaged by something else: said, as a tap says it)
+                return 409, _refusal(exc)
             tl = self.session.timeline
             try:
                 text = entry_text(body, tl.state)

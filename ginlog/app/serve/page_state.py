@@ -90,7 +90,7 @@ ALWAYS: Final = ("note", "undo", "abandon")
 
 def _seat(state: MatchState, tap: Mapping[str, Any]) -> str:
     p = tap.get("player")
-    if p not in (0, 1) or isinstance(p, bool):
+    if not isinstance(p, int) or isinstance(p, bool) or p not in (0, 1):  # (0.0 == 0, but is no seat)
         raise TapError("say which player (0 or 1)", rule="tap")
     return state.players[p]
 
@@ -112,6 +112,10 @@ def _text(tap: Mapping[str, Any], required: bool) -> str:
     text = tap.get("text", "")
     if not isinstance(text, str) or len(text) > MAX_TEXT:
         raise TapError(f"a text of at most {MAX_TEXT:,} characters", rule="tap")
+    try:  # (JSON's "\ud800" is a lone surrogate, which no line can carry: refused here, where a preview meets it too)
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise TapError("a text holds a lone surrogate (\\uD800 to \\uDFFF alone), which is no character", rule="tap") from None
     text = " ".join(text.split())  # one line, as a terminal's
     if required and not text:
         raise TapError("write the text first", rule="tap")
