@@ -20,6 +20,21 @@ once (:class:`ClusterError`, the run stops): two versions could give the same
 file two verdicts. :meth:`close` with ``cancel`` (Ctrl-C, an error) cancels
 what is still queued on the cluster.
 
+What else a run must know of the store is asked of a worker too, as one small
+task waited for (:meth:`DaskExecutor.ask`): a folder's listing
+(:class:`DaskLister`), and, once every file is in, where two copies of one
+match first differ (counting a match once compares copies of different
+lengths line by line: :func:`~ginlog.app.data.copies.differ_for`). So the
+client never opens the store, and needs neither its network nor its
+credentials. For that last question the connection outlives the loop: an
+executor made ``lasting`` (as the commands make theirs) keeps it when the loop
+ends, until it is closed with ``cancel`` (the command's end, an error).
+
+The client keeps no log of the messages it sends the scheduler
+(:data:`CLIENT_MESSAGE_LOG`): Dask's keeps the last 1,000 batches of them,
+each task's paths among them, which is what grew the client's memory with the
+number of files.
+
 ``distributed`` is imported only here, and only when a command is given
 ``--scheduler`` (:func:`connect`): a command without it never touches Dask.
 """
@@ -38,14 +53,21 @@ from ginlog.app.check.sources import MissingExtra, Storage, Unlistable, list_her
 from ginlog.errors import GinlogError
 
 __all__ = [
-    "FILES_PER_TASK", "ClusterError", "Mismatch", "run_batch", "list_task", "DaskLister", "DaskExecutor", "connect",
-    "INSTALL",
+    "FILES_PER_TASK", "ClusterError", "Mismatch", "run_batch", "list_task", "call_task", "DaskLister", "DaskExecutor",
+    "connect", "INSTALL", "CLIENT_MESSAGE_LOG",
 ]
 
 R = TypeVar("R")
 
 #: Files a task reads, unless told otherwise: 200 keeps Dask's cost near 1% of small files' audit.
 FILES_PER_TASK: Final = 200
+
+#: How many of its batches of messages to the scheduler the client keeps for a developer to look at
+#: (``distributed.admin.low-level-log-length``, 1,000 by default, each batch under 1 MB kept whole): none.
+#: A batch that submits a task holds the task's pickled paths, so Dask's 1,000 grew the client by about 60 bytes
+#: a file (measured to 100,000 files, ``docs/PERFORMANCE.md``) until full, and would hold up to 1,000 times a
+#: task's paths with a larger ``--files-per-task``: memory the run never reads again.
+CLIENT_MESSAGE_LOG: Final = 0
 
 #: The one line a missing extra gets.
 INSTALL: Final = "--scheduler needs Dask: pip install 'ginlog[dask]' (on the workers too)"
@@ -70,30 +92,42 @@ def run_batch(reading: Callable[[str], R], paths: tuple[str, ...], storage: Stor
 
     ``version`` is the client's ginlog: a worker with another one reads nothing (:class:`Mismatch`).
     """
-    from ginlog import __version__
-
-    if __version__ != version:
-        import socket
-
-        return Mismatch(__version__, f"{socket.gethostname()} (pid {os.getpid()})")
+    if (mismatch := _mismatch(version)) is not None:
+        return mismatch
     with using(storage):
         return [reading(p) for p in paths]
+
+
+def _mismatch(version: str) -> Mismatch | None:
+    """What this worker says when its ginlog is not ``version`` (None: it is)."""
+    from ginlog import __version__
+
+    if __version__ == version:
+        return None
+    import socket
+
+    return Mismatch(__version__, f"{socket.gethostname()} (pid {os.getpid()})")
 
 
 def list_task(op: str, arg: str, storage: Storage, version: str) -> Any:
     """One listing question (:class:`~ginlog.app.check.sources.Lister`) answered on a worker: the answer, a
     :class:`Mismatch`, or ``("unlistable", why)`` where the store says no (that place's error, as locally)."""
-    from ginlog import __version__
-
-    if __version__ != version:
-        import socket
-
-        return Mismatch(__version__, f"{socket.gethostname()} (pid {os.getpid()})")
+    if (mismatch := _mismatch(version)) is not None:
+        return mismatch
     with using(storage):
         try:
             return list_here(op, arg)
         except Unlistable as exc:
             return ("unlistable", str(exc))
+
+
+def call_task(fn: Callable[..., R], args: tuple[Any, ...], storage: Storage, version: str) -> R | Mismatch:
+    """``fn(*args)`` on a worker, with ``storage``'s options for URLs (:meth:`DaskExecutor.ask`), or a
+    :class:`Mismatch`. ``fn`` must be a module-level function (it is pickled by name)."""
+    if (mismatch := _mismatch(version)) is not None:
+        return mismatch
+    with using(storage):
+        return fn(*args)
 
 
 class DaskLister:
@@ -108,7 +142,7 @@ class DaskLister:
         self._owner = owner
 
     def _ask(self, op: str, arg: str) -> Any:
-        value = self._owner._call(list_task, op, arg)
+        value = self._owner._call("list", list_task, op, arg)
         if isinstance(value, tuple) and len(value) == 2 and value[0] == "unlistable":
             raise Unlistable(value[1])
         return value
@@ -162,7 +196,9 @@ class DaskExecutor:
 
     ``cluster``: a cluster this executor started (``--scheduler local``), closed with it. ``storage``: the
     options URLs are opened with on the workers. ``version``: the ginlog every worker must have (this one's).
-    ``tasks_ahead``: batches in flight (default: twice the workers, at least 4).
+    ``tasks_ahead``: batches in flight (default: twice the workers, at least 4). ``lasting``: the loop's
+    :meth:`close` (without ``cancel``: every file is in) leaves the connection open for :meth:`ask`, until a
+    :meth:`close` with ``cancel``; else that first close ends it.
     """
 
     def __init__(
@@ -174,6 +210,7 @@ class DaskExecutor:
         tasks_ahead: int | None = None,
         storage: Storage = Storage(),
         version: str | None = None,
+        lasting: bool = False,
     ) -> None:
         from ginlog import __version__
 
@@ -193,6 +230,7 @@ class DaskExecutor:
         self._sent: dict[int, _Batch[Any]] = {}
         self._run = uuid.uuid4().hex[:12]
         self._count = itertools.count()
+        self._lasting = lasting
         self._closed = False
 
     @property
@@ -200,10 +238,22 @@ class DaskExecutor:
         """Lists URL prefixes on the workers (the loop's walk asks it: :func:`~ginlog.app.check.verdicts.verdicts`)."""
         return DaskLister(self)
 
-    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+    def _call(self, kind: str, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args, storage, version)`` as one task, waited for (a listing: small, and needed before the next)."""
-        key = f"ginlog-list-{self._run}-{next(self._count)}"
+        if self._closed:
+            raise ClusterError("the run's connection to the cluster is closed: nothing more can be asked of it")
+        key = f"ginlog-{kind}-{self._run}-{next(self._count)}"
         return self._taken(self._client.submit(fn, *args, self._storage, self._version, key=key, pure=False))
+
+    def ask(self, fn: Callable[..., R], *args: Any) -> R:
+        """``fn(*args)`` run once on a worker, with the run's storage options, and waited for: a small question
+        only a place that can read the store should answer (where two copies of a match first differ), so that
+        the client never reads it. ``fn`` must be a module-level function and its answer small.
+
+        Raises :class:`ClusterError` if the task fails, a worker's ginlog differs, or the executor is closed
+        (a ``lasting`` one stays open after the loop for this)."""
+        value: R = self._call("ask", call_task, fn, args)
+        return value
 
     @property
     def window(self) -> int:
@@ -262,9 +312,13 @@ class DaskExecutor:
         return value
 
     def close(self, cancel: bool = False) -> None:
-        """End the run: with ``cancel``, what is still on the cluster is cancelled; a cluster of our own is shut.
-        Once: a second call does nothing."""
+        """End the run: with ``cancel``, what is still on the cluster is cancelled; the connection is closed and a
+        cluster of our own shut, except by a ``lasting`` executor's close without ``cancel`` (the loop's, every
+        file in: :meth:`ask` may follow). Once: a later call does nothing."""
         if self._closed:
+            return
+        if self._lasting and not cancel:
+            self._open = None  # (the loop took every result: nothing is queued)
             return
         self._closed = True
         try:
@@ -296,15 +350,18 @@ def _task_failed(exc: BaseException) -> str:
 
 
 def connect(
-    scheduler: str, *, jobs: int = 1, storage: Storage = Storage(), files_per_task: int = FILES_PER_TASK
+    scheduler: str, *, jobs: int = 1, storage: Storage = Storage(), files_per_task: int = FILES_PER_TASK,
+    lasting: bool = False,
 ) -> DaskExecutor:
     """A :class:`DaskExecutor` on the scheduler at ``scheduler`` (``tcp://host:8786``), or, for ``local``, on a
-    ``LocalCluster`` of ``jobs`` worker processes on this machine (one thread each, listening on 127.0.0.1 only).
+    ``LocalCluster`` of ``jobs`` worker processes on this machine (one thread each, listening on 127.0.0.1 only);
+    ``lasting``: see :class:`DaskExecutor`. Its client keeps no log of its messages (:data:`CLIENT_MESSAGE_LOG`).
 
     Raises :class:`~ginlog.app.check.sources.MissingExtra` (:data:`INSTALL`) without Dask, :class:`ClusterError`
     when the scheduler cannot be reached.
     """
     try:
+        import dask
         import distributed
     except ImportError:
         raise MissingExtra(INSTALL) from None
@@ -321,15 +378,18 @@ def connect(
                 n_workers=max(1, jobs), threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address=None, silence_logs=logging.ERROR,
             )
-            client = client_of(cluster, set_as_default=False)
-        else:
-            client = client_of(scheduler, timeout=_timeout(), set_as_default=False)
+        # (read when the client's connection is made: only the client's messages, never the cluster's own logs)
+        with dask.config.set({"distributed.admin.low-level-log-length": CLIENT_MESSAGE_LOG}):
+            if cluster is not None:
+                client = client_of(cluster, set_as_default=False)
+            else:
+                client = client_of(scheduler, timeout=_timeout(), set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         if cluster is not None:
             cluster.close()
         where = "start a local cluster" if scheduler == "local" else f"reach the scheduler at {scheduler}"
         raise ClusterError(f"cannot {where}: {' '.join(str(exc).split())[:200]}") from None
-    return DaskExecutor(client, cluster=cluster, storage=storage, files_per_task=files_per_task)
+    return DaskExecutor(client, cluster=cluster, storage=storage, files_per_task=files_per_task, lasting=lasting)
 
 
 def _timeout() -> str:

@@ -22,6 +22,8 @@ so a forked pool worker inherits it.
 (True, False, False)
 >>> Storage.parse(["endpoint_url=http://127.0.0.1:5000", "anon=false"]).options
 (('anon', False), ('endpoint_url', 'http://127.0.0.1:5000'))
+>>> Storage.parse(["token=anon"]).options  # (gcsfs's anonymous access, as anon=true is s3fs's: no secret)
+(('token', 'anon'),)
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ _URL: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+://")
 #: Option names that are credentials: refused on the command line (they would sit in shell history and ``ps``).
 SECRET_OPTIONS: Final = frozenset(("key", "secret", "token", "password", "aws_access_key_id", "aws_secret_access_key",
                                    "aws_session_token", "account_key", "sas_token", "client_secret"))
+
+#: Values of a credential's option that hold no secret: gcsfs's ``token=anon`` (a public bucket, an emulator).
+_NOT_SECRET: Final = frozenset((("token", "anon"),))
 
 #: The extra that brings each protocol's package (``pip install 'ginlog[EXTRA]'``).
 _EXTRAS: Final = {"s3": "s3", "s3a": "s3", "gs": "gcs", "gcs": "gcs"}
@@ -105,14 +110,15 @@ class Storage:
     @classmethod
     def parse(cls, given: Sequence[str]) -> Storage:
         """``KEY=VALUE`` pairs (``true``/``false`` and whole numbers as such); a credential's name is refused
-        (:class:`ValueError`, a usage slip): credentials come from the environment."""
+        (:class:`ValueError`, a usage slip): credentials come from the environment. ``token=anon`` (no
+        credentials at all: gcsfs's anonymous access) is not one."""
         pairs: dict[str, Any] = {}
         for item in given:
             key, eq, value = item.partition("=")
             key = key.strip()
             if not eq or not key:
                 raise ValueError(f"--storage-option takes KEY=VALUE, not {item!r}")
-            if key.lower() in SECRET_OPTIONS:
+            if key.lower() in SECRET_OPTIONS and (key.lower(), value) not in _NOT_SECRET:
                 raise ValueError(f"--storage-option {key}: credentials come from the environment, never the command line")
             pairs[key] = _value(value)
         return cls(tuple(sorted(pairs.items())))

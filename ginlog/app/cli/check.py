@@ -52,8 +52,10 @@ FilesPerTask = Annotated[
 class Engine:
     """Where a many-file command's readings run, and with which storage options its URLs are opened.
 
-    ``executor`` is None for this machine (``--jobs`` processes); with ``--scheduler`` a
-    :class:`~ginlog.app.check.cluster.DaskExecutor`, closed by :meth:`close` (and by the loop, on any ending).
+    ``executor`` is None for this machine (``--jobs`` processes); with ``--scheduler`` a ``lasting``
+    :class:`~ginlog.app.check.cluster.DaskExecutor`, closed by :meth:`close`, which each command calls at its
+    end (the loop closes it only on an error or Ctrl-C: once every file is in, copies of a match are still
+    compared on the workers).
     """
 
     def __init__(self, executor: Executor | None, storage: Storage) -> None:
@@ -84,7 +86,9 @@ def engine(paths: list[str], scheduler: str | None, jobs: int, storage_options: 
     from ginlog.app.check.cluster import connect
 
     try:
-        return Engine(connect(scheduler, jobs=jobs, storage=storage, files_per_task=files_per_task), storage)
+        # (lasting: the loop's end leaves it open, for copies of a match compared on the workers; close() ends it)
+        executor = connect(scheduler, jobs=jobs, storage=storage, files_per_task=files_per_task, lasting=True)
+        return Engine(executor, storage)
     except MissingExtra as exc:
         return usage_line(str(exc))
 

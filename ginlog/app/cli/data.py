@@ -180,6 +180,7 @@ def stats(
     import json
     import tempfile
 
+    from ginlog.app.data.copies import differ_for
     from ginlog.app.data.stats import Standings, folded, summary_of
     from ginlog.app.data.stats_output import show_text, write_csv, write_json
 
@@ -201,7 +202,7 @@ def stats(
         first = True
         notices: list[dict[str, Any]] = []
         results = _results(paths, summary_of, "stats", executor=run.executor, jobs=jobs, notices=notices)
-        for summary in folded(results, standings, roster):
+        for summary in folded(results, standings, roster, differ_for(run.executor)):  # (copies compared by the workers)
             if json_:
                 text = json_escaped(json.dumps(summary.entry(), ensure_ascii=False))  # one line a file (and the C encoder)
                 files.write(("\n    " if first else ",\n    ") + text)
@@ -279,7 +280,7 @@ def export(
         with using(run.storage), _closing(run):
             results = _results(paths, exported, "export", stdout_busy=output is None, executor=run.executor, jobs=jobs,
                                notices=notices)
-            invalid = _export_rows(results, out, roster)
+            invalid = _export_rows(results, out, roster, run.executor)
         for n in notices:
             Terminal().err(warning_line(n))
     except BaseException:  # (Ctrl-C, a cluster's error: no half file)
@@ -295,15 +296,16 @@ def export(
     return EXIT_OK if not invalid else EXIT_INVALID
 
 
-def _export_rows(results: Iterator[Exported | Failed], out: Export, roster: Players) -> int:
-    """Each match's rows once, in content order, written to ``out``; each file's verdict said; the invalid files' count."""
+def _export_rows(results: Iterator[Exported | Failed], out: Export, roster: Players, executor: Executor | None) -> int:
+    """Each match's rows once, in content order, written to ``out``; each file's verdict said; the invalid files'
+    count. Copies of a match are compared where the files were read (on the cluster's workers with ``executor``)."""
     from ginlog.app.check.verdicts import Failed
-    from ginlog.app.data.copies import counted_once
+    from ginlog.app.data.copies import counted_once, differ_for
     from ginlog.app.data.export import Exported, renamed
 
     invalid = 0
     files = (Exported(item.verdict) if isinstance(item, Failed) else item for item in results)
-    for item, verdict, counts in counted_once(files, Exported.parts):
+    for item, verdict, counts in counted_once(files, Exported.parts, differ_for(executor)):
         _report(verdict, warnings=False)
         for w in verdict.warnings:
             if w["rule"] == "copy":  # (a file's own warnings are the audit's to list; a copy left out is the export's)
@@ -317,7 +319,7 @@ def _export_rows(results: Iterator[Exported | Failed], out: Export, roster: Play
 
 @contextlib.contextmanager
 def _closing(run: Engine) -> Iterator[None]:
-    """The engine closed however the block ends (the loop closes it too; a second close does nothing)."""
+    """The engine closed however the block ends (the loop closes it on an error too; a second close does nothing)."""
     try:
         yield
     finally:

@@ -23,7 +23,9 @@ is never a copy):
 
 Which line two copies first differ on is found by reading both again, side
 by side (:func:`first_difference`): only for copies of different lengths or
-heads, which are rare, and never holding more than two lines.
+heads, which are rare, and never holding more than two lines. On a Dask
+cluster that reading is a worker's task (:func:`differ_for`): the workers read
+the store, the client never does.
 
 :class:`Once` collects each file's result as it is read, keeps it on disk (a
 private SQLite database: a row a file), and, once every file is in, gives
@@ -44,6 +46,7 @@ are loaded, to be judged.
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -55,10 +58,14 @@ from ginlog.app.check.verdicts import STDIN, Verdict  # (standard input cannot b
 from ginlog.errors import GinlogError
 from ginlog.log.format import MAX_LINE_BYTES
 
-__all__ = ["Copy", "Judged", "judge", "first_difference", "content_order", "Once", "counted_once"]
+__all__ = ["Copy", "Judged", "Differ", "judge", "first_difference", "differ_for", "content_order", "Once",
+           "counted_once"]
 
 T = TypeVar("T")
 
+#: How two copies are compared: ``differ(a, b, lines)``, the first of lines 1 to ``lines`` on which files ``a``
+#: and ``b`` differ, or None (:func:`first_difference`, or it run elsewhere: :func:`differ_for`).
+Differ = Callable[[str, str, int], "int | None"]
 
 
 @attrs.frozen
@@ -109,15 +116,37 @@ def first_difference(a: str, b: str, lines: int) -> int | None:
         with contextlib.ExitStack() as stack:
             fa, fb = (_binary(stack, stack.enter_context(opened(p))) for p in (a, b))
             return _first_difference(fa, fb, lines)
-    except (OSError, GinlogError):  # (a copy in a bucket is read again through fsspec, two lines at a time as here)
+    except (OSError, GinlogError):  # (a copy that cannot be opened or read again differs from its first line)
         return 1
 
 
+def differ_for(executor: object | None) -> Differ:
+    """Where a run compares two copies: in this process (:func:`first_difference`), or, given a cluster's
+    executor (one that can :meth:`~ginlog.app.check.cluster.DaskExecutor.ask`), on one of its workers, as one
+    task given the two paths (or URLs) and the run's storage options: the workers read the store, so the client
+    needs no access to it, and a copy the workers can read is never a fork for want of reading it here.
+
+    The answer is the same either way (the same function, reading the same files).
+    """
+    ask: Callable[..., int | None] | None = getattr(executor, "ask", None)
+    if ask is None:
+        return first_difference
+
+    def on_a_worker(a: str, b: str, lines: int) -> int | None:
+        return ask(first_difference, a, b, lines)
+
+    return on_a_worker
+
+
 def _binary(stack: Any, source: str | IO[bytes]) -> IO[bytes]:
+    """A file to read lines of at most a given length from: ``source`` opened if it is a path; an fsspec file
+    buffered by the standard library, whose ``readline`` takes that limit (s3fs's and gcsfs's files take none:
+    theirs would read a line of any length, and refuse the limit with a ``TypeError``)."""
     if isinstance(source, str):
         f: IO[bytes] = stack.enter_context(open(source, "rb"))
         return f
-    return source
+    raw: Any = source  # (an fsspec file is an io.IOBase with readinto: the raw stream BufferedReader wants)
+    return io.BufferedReader(raw)
 
 
 def _first_difference(fa: IO[bytes], fb: IO[bytes], lines: int) -> int | None:

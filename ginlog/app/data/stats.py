@@ -71,7 +71,7 @@ from ginlog.game.seats import OTHER, SEATS, Seat
 from ginlog.play.state import MatchState
 
 from ginlog.match.dated import DatedReport
-from ginlog.app.data.copies import Copy, counted_once
+from ginlog.app.data.copies import Copy, Differ, counted_once, first_difference
 from ginlog.app.data.players import NO_PLAYERS, Lookalikes, Players
 from ginlog.app.data.rating import Elo
 from ginlog.text import quoted
@@ -466,16 +466,18 @@ def summary_of(path: str) -> MatchSummary:
 
 
 def folded(
-    items: Iterable[MatchSummary | Failed], standings: Standings, players: Players = NO_PLAYERS
+    items: Iterable[MatchSummary | Failed], standings: Standings, players: Players = NO_PLAYERS,
+    differ: Differ = first_difference,
 ) -> Iterator[MatchSummary]:
     """Each file's summary as the standings take it, once every file is in: in the order of the matches' content
     (:func:`~ginlog.app.data.copies.counted_once`: each match counted once, a copy named in a warning, a fork an
-    error), each player by the players file's name, folded into ``standings`` as it is given. At the end the
-    standings' :attr:`~Standings.warnings` hold the names that look alike across files.
+    error; copies compared by ``differ``, on a cluster's worker under ``--scheduler``), each player by the
+    players file's name, folded into ``standings`` as it is given. At the end the standings'
+    :attr:`~Standings.warnings` hold the names that look alike across files.
     """
     lookalikes = Lookalikes()
     summaries = (MatchSummary(item.verdict) if isinstance(item, Failed) else item for item in items)
-    for s, verdict, counts in counted_once(summaries, MatchSummary.parts):
+    for s, verdict, counts in counted_once(summaries, MatchSummary.parts, differ):
         s = attrs.evolve(s, verdict=verdict).renamed(players)
         if counts and s.ok and s.players is not None:
             for name in s.players:
