@@ -33,7 +33,8 @@ ends, until it is closed with ``cancel`` (the command's end, an error).
 The client keeps no log of the messages it sends the scheduler
 (:data:`CLIENT_MESSAGE_LOG`): Dask's keeps the last 1,000 batches of them,
 each task's paths among them, which is what grew the client's memory with the
-number of files.
+number of files; a local cluster (``--scheduler local``) is started under the
+same setting, as its scheduler lives in the command's process.
 
 ``distributed`` is imported only here, and only when a command is given
 ``--scheduler`` (:func:`connect`): a command without it never touches Dask.
@@ -373,13 +374,15 @@ def connect(
     local: Any = distributed.LocalCluster  # (distributed's constructors are untyped)
     client_of: Any = distributed.Client
     try:
-        if scheduler == "local":
-            cluster = local(
-                n_workers=max(1, jobs), threads_per_worker=1, processes=True, host="127.0.0.1",
-                dashboard_address=None, silence_logs=logging.ERROR,
-            )
-        # (read when the client's connection is made: only the client's messages, never the cluster's own logs)
+        # (read when the client's connection is made and when a local cluster's scheduler starts: the client's log
+        # of its messages, and the in-process scheduler's of its transitions and batches, which grow with the tasks
+        # in this process; a remote cluster's own logs are its own)
         with dask.config.set({"distributed.admin.low-level-log-length": CLIENT_MESSAGE_LOG}):
+            if scheduler == "local":
+                cluster = local(
+                    n_workers=max(1, jobs), threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address=None, silence_logs=logging.ERROR,
+                )
             if cluster is not None:
                 client = client_of(cluster, set_as_default=False)
             else:
