@@ -8,7 +8,7 @@ shared machine is most of the spread, hits them all alike): the unsealed file, t
 Ann's Ed25519 key, once by Bob's ECDSA P-256 key, and twice (both), with the test keys of
 ``tests/data/seals``; and the two one-seal files again with the signature check replaced by nothing, which
 leaves ginlog's own work a seal (the line read, the envelope parsed, the seal checked against the chain, its
-report made). Then, in the same round, the signature checks alone in a tight loop: ginlog's
+report made); and the two-seal file against a club's keys (an ``allowed_signers`` of Ann's and Bob's). Then, in the same round, the signature checks alone in a tight loop: ginlog's
 ``sshsig.verify`` of each file's seal, and under it the bare primitive, libsodium's Ed25519 (PyNaCl, when
 installed), OpenSSL's Ed25519 and OpenSSL's ECDSA P-256 (``cryptography``). Each figure is its best round.
 
@@ -34,6 +34,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
@@ -110,21 +111,27 @@ def _rounds(files: dict[str, Path], checks: dict[str, Callable[[], object]], rou
     """Each variant's best round (per file reading, or per check), and each round's figures."""
     from ginlog.app.check.audit import audit_file
 
-    variants = [(name, str(path), False) for name, path in files.items()]
-    variants += [(f"{name} own", str(files[name]), True) for name in ("ed25519", "ecdsa")]
+    from sealing import public_line
+
+    from ginlog.app.check.signers import allowed_signers_from
+
+    club = allowed_signers_from(f"Ann {public_line('ann_ed25519')}\nBob {public_line('bob_ecdsa')}\n", "club")
+    variants: list[tuple[str, str, bool, Any]] = [(name, str(path), False, None) for name, path in files.items()]
+    variants += [(f"{name} own", str(files[name]), True, None) for name in ("ed25519", "ecdsa")]
+    variants.append(("both, the club's keys", str(files["both"]), False, club))
     clock = time.process_time
-    for _name, path, _own in variants:  # warm: the known bodies, the keys' objects, the caches
-        audit_file(path)
+    for _name, path, _own, keyring in variants:  # warm: the known bodies, the keys' objects, the caches
+        audit_file(path, keyring=keyring)
     per_round: dict[str, list[float]] = {name: [] for name in [v[0] for v in variants] + list(checks)}
     for _ in range(rounds):
         spent = dict.fromkeys((v[0] for v in variants), 0.0)
         for _ in range(reads):
-            for name, path, own in variants:
+            for name, path, own, keyring in variants:
                 with _unchecked() if own else contextlib.nullcontext():
                     t = clock()
-                    r = audit_file(path)
+                    r = audit_file(path, keyring=keyring)
                     spent[name] += clock() - t
-                assert r.ok, r.errors
+                assert r.ok and not r.warnings, (r.errors, r.warnings)
         for name, total in spent.items():
             per_round[name].append(total / reads)
         for name, check in checks.items():
@@ -178,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    ginlog's own work {own * 1e6:.0f} µs ({own / plain:.1%}); the check inside the audit"
               f" {(best[name] - best[f'{name} own']) * 1e6:.0f} µs; in a tight loop: sshsig.verify"
               f" {best[f'verify {name}'] * 1e6:.0f} µs, of which {primitive} {best[primitive] * 1e6:.0f} µs")
-    print(f"two seals (both): {best['both'] * 1e3:.3f} ms a file, {best['both'] / plain:.3f} ×")
+    club = best["both, the club's keys"]
+    print(f"two seals (both): {best['both'] * 1e3:.3f} ms a file, {best['both'] / plain:.3f} ×; against a club's keys"
+          f" (allowed_signers: who sealed) {club * 1e3:.3f} ms, {club / plain:.3f} ×")
     floors = ", ".join(f"{name} {best[name] * 1e6:.0f} µs ({best[name] / plain:.1%})"
                        for name in checks if not name.startswith("verify"))
     print(f"the primitives alone, against the unsealed audit: {floors}")
