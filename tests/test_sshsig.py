@@ -313,10 +313,13 @@ def test_the_cost_benchmark_runs_small_and_prints_its_figures(bench_seals: Modul
     out = capsys.readouterr().out
     assert f"Ed25519 checked by {sshsig.ed25519_backend()}" in out
     for label in ("one Ed25519 seal", "one ECDSA P-256 seal"):
-        assert re.search(rf"^{label}: [\d.]+ ms a file, -?\d+ µs the seal: [\d.]+ ×", out, re.M), out
-    assert len(re.findall(r"^    ginlog's own work -?\d+ µs .*, of which \S+ (ed25519|ecdsa) \d+ µs$", out, re.M)) == 2, out
+        assert re.search(rf"^{label}: [\d.]+ ms a file, -?\d+ µs the seal: [\d.]+ ×; the rounds' medians: -?\d+ µs"
+                         r" the seal, [\d.]+ ×$", out, re.M), out
+    assert len(re.findall(r"^    of which ginlog's own work -?\d+ µs .* and the check -?\d+ µs .*, of which \S+"
+                          r" (ed25519|ecdsa) \d+ µs$", out, re.M)) == 2, out
     assert all(f"{backend} ed25519" in out for backend in BACKENDS) and "openssl ecdsa" in out
-    assert re.search(r"^target: a seal adds at most 10%: (MET|MISSED)$", out, re.M), out
+    assert re.search(r"^target: a seal adds at most 10%: (MET|MISSED) by the best rounds \([\d., ]+ ×\);"
+                     r" (MET|MISSED) by the rounds' medians \([\d., ]+ ×\)$", out, re.M), out
 
 
 @pytest.mark.parametrize("curve", ["SECP256R1", "SECP384R1", "SECP521R1"])
@@ -334,3 +337,13 @@ def test_each_ecdsa_curve_signs_with_its_own_hash_and_verifies(curve: str) -> No
     h = {"SECP256R1": hashes.SHA256(), "SECP384R1": hashes.SHA384(), "SECP521R1": hashes.SHA512()}[curve]
     key.public_key().verify(encode_dss_signature(int.from_bytes(r, "big"), int.from_bytes(s, "big")),
                             sshsig._signed_data(STATEMENT, "sha512"), ec.ECDSA(h))  # the curve's own hash
+
+
+@pytest.mark.slow  # (two more interpreters and a git archive: about a CPU-second)
+def test_the_cost_benchmark_compares_against_a_revision(bench_seals: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    if shutil.which("git") is None or not (Path(__file__).parents[1] / ".git").exists():
+        pytest.skip("the benchmark takes the revision before from git")
+    assert bench_seals.main(["--events", "20", "--rounds", "2", "--reads", "1", "--base", "HEAD"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^against [0-9a-f]{12} \(.*\): unsealed [\d.]+ → [\d.]+ ms a file; one Ed25519 seal [\d.]+ → [\d.]+ ×;"
+                     r" one ECDSA P-256 seal [\d.]+ → [\d.]+ ×$", out, re.M), out
