@@ -10,8 +10,9 @@ machine's drift, on a shared machine most of the spread, nor what ran just befor
 the unsealed match, the same match sealed once by Ann's Ed25519 key, once by Bob's ECDSA P-256 key, and twice
 (both), with the test keys of ``tests/data/seals``; the two one-seal files again with the signature check
 replaced by nothing, which leaves ginlog's own work a seal (the line read, the envelope parsed, the seal
-checked against the chain, its report made); and the two-seal file against a club's keys (an
-``allowed_signers`` of Ann's and Bob's). Then, in the same round, the signature checks alone in a tight loop:
+checked against the chain, its report made); the two-seal file against a club's keys (an
+``allowed_signers`` of Ann's and Bob's); and, when libsodium checks Ed25519 here, the Ed25519 file checked by
+OpenSSL instead (as without PyNaCl), so that the second library's worth is measured in the same run. Then, in the same round, the signature checks alone in a tight loop:
 ginlog's ``sshsig.verify`` of each file's seal, and under it the bare primitive, libsodium's Ed25519 (PyNaCl,
 when installed), OpenSSL's Ed25519 and OpenSSL's ECDSA P-256 (``cryptography``). Each figure is its best round.
 With ``--base REV``, the unsealed and one-seal files are also read by revision REV's ginlog (``git archive``)
@@ -75,6 +76,20 @@ def _unchecked() -> Iterator[None]:
         sshsig.verify = real
 
 
+@contextlib.contextmanager
+def _checked_by(backend: str) -> Iterator[None]:
+    """Ed25519 checked by ``backend`` (``openssl``: as without PyNaCl), whichever this process chose."""
+    from ginlog.log import sshsig
+
+    chosen = sshsig._backend
+    equation = sshsig.ed25519_backends()[backend]
+    sshsig._backend = lambda: (backend, equation)  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        sshsig._backend = chosen
+
+
 def _checks(ed: Path, ec: Path) -> dict[str, Callable[[], object]]:
     """Each seal's check alone, as ginlog's ``sshsig.verify`` makes it and as each library's primitive (the
     envelope parsed once, the data signed built once: only the signature's check is repeated)."""
@@ -121,16 +136,22 @@ def _rounds(files: dict[str, Path], checks: dict[str, Callable[[], object]], rou
     from ginlog.app.check.signers import allowed_signers_from
 
     club = allowed_signers_from(f"Ann {public_line('ann_ed25519')}\nBob {public_line('bob_ecdsa')}\n", "club")
-    variants: list[tuple[str, str, bool, Any]] = [(name, str(path), False, None) for name, path in files.items()]
-    variants += [(f"{name} own", str(files[name]), True, None) for name in ("ed25519", "ecdsa")]
-    variants.append(("both, the club's keys", str(files["both"]), False, club))
+    plain: Callable[[], contextlib.AbstractContextManager[None]] = contextlib.nullcontext
+    variants: list[tuple[str, str, Callable[[], contextlib.AbstractContextManager[None]], Any]] = [
+        (name, str(path), plain, None) for name, path in files.items()]
+    variants += [(f"{name} own", str(files[name]), _unchecked, None) for name in ("ed25519", "ecdsa")]
+    variants.append(("both, the club's keys", str(files["both"]), plain, club))
+    from ginlog.log import sshsig
+
+    if sshsig.ed25519_backend() != "openssl":
+        variants.append(("ed25519 by openssl", str(files["ed25519"]), functools.partial(_checked_by, "openssl"), None))
     clock = time.process_time
-    for _name, path, _own, keyring in variants:  # warm: the known bodies, the keys' objects, the caches
+    for _name, path, _how, keyring in variants:  # warm: the known bodies, the keys' objects, the caches
         audit_file(path, keyring=keyring)
     per_round: dict[str, list[float]] = {name: [] for name in [v[0] for v in variants] + list(checks)}
     for k in range(rounds):
-        for name, path, own, keyring in variants[k % len(variants):] + variants[:k % len(variants)]:
-            with _unchecked() if own else contextlib.nullcontext():
+        for name, path, how, keyring in variants[k % len(variants):] + variants[:k % len(variants)]:
+            with how():
                 audit_file(path, keyring=keyring)  # (untimed: the block starts warm, whatever ran before it)
                 t = clock()
                 for _ in range(reads):
@@ -255,6 +276,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    of which ginlog's own work {own * 1e6:.0f} µs ({own / plain:.1%}) and the check {check * 1e6:.0f} µs"
               f" ({check / plain:.1%}), the rounds' medians; in a tight loop: sshsig.verify"
               f" {best[f'verify {name}'] * 1e6:.0f} µs, of which {primitive} {best[primitive] * 1e6:.0f} µs")
+    if "ed25519 by openssl" in best:
+        by = best["ed25519 by openssl"]
+        print(f"one Ed25519 seal checked by openssl instead (as without PyNaCl): {by * 1e3:.3f} ms a file,"
+              f" {(by - plain) * 1e6:.0f} µs the seal: {by / plain:.3f} ×; the rounds' medians:"
+              f" {paired('ed25519 by openssl', 'unsealed') * 1e6:.0f} µs the seal")
     club = best["both, the club's keys"]
     print(f"two seals (both): {best['both'] * 1e3:.3f} ms a file, {best['both'] / plain:.3f} ×; against a club's keys"
           f" (allowed_signers: who sealed) {club * 1e3:.3f} ms, {club / plain:.3f} ×")
