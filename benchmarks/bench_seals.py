@@ -14,7 +14,8 @@ checked against the chain, its report made); the two-seal file against a club's 
 ``allowed_signers`` of Ann's and Bob's); and, when libsodium checks Ed25519 here, the Ed25519 file checked by
 OpenSSL instead (as without PyNaCl), so that the second library's worth is measured in the same run. Then, in the same round, the signature checks alone in a tight loop:
 ginlog's ``sshsig.verify`` of each file's seal, and under it the bare primitive, libsodium's Ed25519 (PyNaCl,
-when installed), OpenSSL's Ed25519 and OpenSSL's ECDSA P-256 (``cryptography``). Each figure is its best round.
+when installed), OpenSSL's Ed25519 and OpenSSL's ECDSA P-256 (``cryptography``); and two parts of ginlog's own
+work, the envelope's parse and a seal's principal among a club's keys. Each figure is its best round.
 With ``--base REV``, the unsealed and one-seal files are also read by revision REV's ginlog (``git archive``)
 and by this tree's, each in a process of its own, their rounds alternating: the change, in the same run.
 
@@ -108,6 +109,15 @@ def _checks(ed: Path, ec: Path) -> dict[str, Callable[[], object]]:
         statement = sshsig.statement(digest(lines[0]), body["head"], body["line"], body["at"])
         sshsig.verify(envelope, statement)  # (it verifies: each figure is of a real check)
         out[f"verify {name}"] = functools.partial(sshsig.verify, envelope, statement)
+        out[f"parse {name}"] = functools.partial(sshsig._parse, body["signature"])  # (what a reading parses, once)
+        if name == "ecdsa":
+            from sealing import public_line
+
+            from ginlog.app.check.signers import allowed_signers_from
+
+            club = allowed_signers_from(f"Ann {public_line('ann_ed25519')}\nBob {public_line('bob_ecdsa')}\n", "club")
+            assert club.principal("Bob", envelope.key_type, envelope.key, body["at"]) == "Bob"
+            out["principal"] = functools.partial(club.principal, "Bob", envelope.key_type, envelope.key, body["at"])
         data = sshsig._signed_data(statement, envelope.hash_algorithm)
         if name == "ed25519":
             public = sshsig._ed25519_public(envelope.key)
@@ -284,8 +294,11 @@ def main(argv: list[str] | None = None) -> int:
     club = best["both, the club's keys"]
     print(f"two seals (both): {best['both'] * 1e3:.3f} ms a file, {best['both'] / plain:.3f} ×; against a club's keys"
           f" (allowed_signers: who sealed) {club * 1e3:.3f} ms, {club / plain:.3f} ×")
+    print(f"the parts, in a tight loop: the envelope's parse {best['parse ed25519'] * 1e6:.1f} µs (Ed25519),"
+          f" {best['parse ecdsa'] * 1e6:.1f} µs (ECDSA); a seal's principal among a club's keys"
+          f" {best['principal'] * 1e6:.1f} µs")
     floors = ", ".join(f"{name} {best[name] * 1e6:.0f} µs ({best[name] / plain:.1%})"
-                       for name in checks if not name.startswith("verify"))
+                       for name in checks if name.endswith(("ed25519", "ecdsa")) and name.startswith(("libsodium", "openssl")))
     print(f"the primitives alone, against the unsealed audit: {floors}")
     if against is not None:
         commit, before, after = against

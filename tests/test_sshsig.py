@@ -320,6 +320,8 @@ def test_the_cost_benchmark_runs_small_and_prints_its_figures(bench_seals: Modul
     assert all(f"{backend} ed25519" in out for backend in BACKENDS) and "openssl ecdsa" in out
     if sshsig.ed25519_backend() == "libsodium":  # the second library's worth, in the same run
         assert re.search(r"^one Ed25519 seal checked by openssl instead \(as without PyNaCl\): [\d.]+ ms a file", out, re.M)
+    assert re.search(r"^the parts, in a tight loop: the envelope's parse [\d.]+ µs \(Ed25519\), [\d.]+ µs \(ECDSA\);"
+                     r" a seal's principal among a club's keys [\d.]+ µs$", out, re.M), out
     assert re.search(r"^target: a seal adds at most 10%: (MET|MISSED) by the best rounds \([\d., ]+ ×\);"
                      r" (MET|MISSED) by the rounds' medians \([\d., ]+ ×\)$", out, re.M), out
 
