@@ -8,8 +8,10 @@ from typing import Any
 
 import attrs
 import pytest
-from cryptography.hazmat.primitives.serialization import load_ssh_private_key
-from sealing import KEYS, finished_match, public_line, seal
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import (Encoding, NoEncryption, PrivateFormat, PublicFormat,
+                                                          load_ssh_private_key)
+from sealing import ED_L, KEYS, ed_scalar, finished_match, public_line, seal
 from test_cli import exe
 
 from ginlog.app.check.audit import audit_file
@@ -136,6 +138,55 @@ def test_a_key_the_club_does_not_allow_for_that_name_is_refused(tmp_path: Path) 
     other = allowed_signers_from(f'Ann namespaces="git" {public_line("bob_ecdsa")}', "git-only")
     assert rules_of(m, keyring=other) == ["seal-signer"]
     assert rules_of(m) == []  # without the club's keys, only the signature is checked
+
+
+def test_a_seal_by_a_key_with_no_secret_is_refused_whichever_library_checks(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Ed25519 key 01 00..00 is the identity: R = [S]B signs any statement for it, and OpenSSL's equation
+    (as OpenSSH's) takes that. The audit refuses it, with libsodium or OpenSSL checking (ginlog said "signed")."""
+    m = finished_match(tmp_path / "m.jsonl", hands=1)
+    ann = load_ssh_private_key((KEYS / "ann_ed25519").read_bytes(), None)
+    assert isinstance(ann, Ed25519PrivateKey)
+    r = ann.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)  # = [a]B, so S = a
+    s = ed_scalar(ann.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())) % ED_L
+
+    def string(b: bytes) -> bytes:
+        return len(b).to_bytes(4, "big") + b
+
+    key = string(b"ssh-ed25519") + string((1).to_bytes(32, "little"))
+    sig = sshsig.armor(b"SSHSIG" + (1).to_bytes(4, "big") + string(key) + string(b"ginlog") + string(b"")
+                       + string(b"sha512") + string(string(b"ssh-ed25519") + string(r + s.to_bytes(32, "little"))))
+    forged(m, signature=sig, fingerprint=sshsig.fingerprint(key))
+    for backend, equation in sshsig.ed25519_backends().items():
+        monkeypatch.setattr(sshsig, "_backend", lambda b=backend, e=equation: (b, e))
+        assert rules_of(m) == ["seal-signature"], backend
+
+
+def test_each_reading_parses_and_checks_each_seal_afresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing of a seal's check is kept from one reading to the next (a warm process re-reading a file, as the
+    cost benchmark does, pays for each seal each time): its envelope is parsed once a reading, its signature
+    checked once a reading."""
+    m = finished_match(tmp_path / "m.jsonl", hands=1)
+    seal(m, "ann_ed25519", "Ann")
+    name, equation = sshsig._backend()
+    calls = {"parse": 0, "check": 0}
+    real_parse = sshsig._parse
+
+    def parse(text: str) -> sshsig.Envelope:
+        calls["parse"] += 1
+        return real_parse(text)
+
+    def check(public: bytes, sig: bytes, data: bytes) -> bool:
+        calls["check"] += 1
+        return equation(public, sig, data)
+
+    monkeypatch.setattr(sshsig, "_parse", parse)
+    monkeypatch.setattr(sshsig, "_backend", lambda: (name, check))
+    assert audit_file(str(m)).ok  # (the sealing, in this process, may have left its envelope for this one)
+    calls.update(parse=0, check=0)
+    for n in (1, 2, 3):
+        assert audit_file(str(m)).ok
+        assert calls == {"parse": n, "check": n}
 
 
 def test_undo_never_undoes_a_seal(tmp_path: Path) -> None:

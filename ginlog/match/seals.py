@@ -159,7 +159,7 @@ class Seals:
         if seal.head != self.head:
             raise fail(f"the seal names line {seal.line} with the hash {seal.head[:12]}..., but that line's is"
                        f" {(self.head or '')[:12]}...: another file's head, or the record changed", rule="seal-head")
-        envelope = sshsig.parse(seal.signature)
+        envelope = sshsig.take(seal.signature)  # as the event's validator parsed it, this reading
         if sshsig.fingerprint(envelope.key) != seal.fingerprint:
             raise fail(f"the seal says key {seal.fingerprint}, but its signature is by"
                        f" {sshsig.fingerprint(envelope.key)}", rule="seal-key")
