@@ -247,10 +247,12 @@ def open_file(path: str | os.PathLike[str], flags: int, label: str, *, regular: 
 
     A directory is always refused, and so (unless ``regular=False``) is
     anything else that is not a regular file: a FIFO, a socket, a device. The
-    open itself never blocks (``O_NONBLOCK``, cleared once the file is known
-    to be regular): a plain open of a FIFO waits until a writer opens it,
-    which hung ``ginlog audit *`` on a FIFO among the files. A stream (a pipe)
-    is read as ``-``, standard input.
+    open itself never blocks (``O_NONBLOCK``): a plain open of a FIFO waits
+    until a writer opens it, which hung ``ginlog audit *`` on a FIFO among the
+    files. The flag is then cleared, except on a regular file opened only to
+    read: there it changes nothing (a regular file's reads never wait), and
+    clearing it was two system calls of every file an audit opens. A stream
+    (a pipe) is read as ``-``, standard input.
     """
     try:
         fd = os.open(path, flags | os.O_CLOEXEC | os.O_NONBLOCK)
@@ -266,7 +268,8 @@ def open_file(path: str | os.PathLike[str], flags: int, label: str, *, regular: 
                 rule="file",
                 path=label,
             )
-        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        if flags != os.O_RDONLY or not stat.S_ISREG(mode):
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
     except OSError as exc:
         os.close(fd)
         raise file_error(exc, label, "open") from None
