@@ -10,7 +10,7 @@ what they make.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, Generic, Never, TypeVar
 
 import attrs
@@ -62,7 +62,9 @@ class MatchReport:
     errors: tuple[GinlogError, ...]
     lines: int  # the line of the last event applied
     head: str | None  # digest of that line (the head hash to keep)
-    rewind: Rewind | None = attrs.field(default=None, eq=False, repr=False)
+    #: What rebuilds the reducer's timeline at the end (:meth:`~ginlog.play.fold.Fold.rewind`), called only when
+    #: :attr:`timeline` is asked for: an audit never asks, and making it was a few µs of every file.
+    rewinder: Callable[[], Rewind] | None = attrs.field(default=None, eq=False, repr=False)
     #: Every problem found, kept or not (``errors`` holds at most the visitor's ``keep``), and by rule.
     errors_total: int = attrs.field(default=attrs.Factory(lambda self: len(self.errors), takes_self=True))
     errors_by_rule: dict[str, int] = attrs.field(factory=dict)
@@ -84,7 +86,7 @@ class MatchReport:
         Rebuilt on each access from the last few dozen events (a millisecond
         or so), so a reader that only wants the state never pays for it.
         """
-        return self.rewind.timeline() if self.rewind is not None else None
+        return self.rewinder().timeline() if self.rewinder is not None else None
 
 
 @attrs.frozen
@@ -423,7 +425,7 @@ class FinalState(Visitor[Never, MatchReport]):
             tuple(self.errors or ()),
             self._lines,
             self._head,
-            None if fold is None else fold.rewind(),
+            None if fold is None else fold.rewind,
             errors_total=self.errors_total,
             errors_by_rule=dict(sorted(self.errors_by_rule.items())),
             warnings=tuple(self.warnings or ()),

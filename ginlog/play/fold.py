@@ -17,7 +17,7 @@ from ginlog.errors import GinlogError
 from ginlog.log.events import CHANGES_NOTHING, NEVER_UNDONE, Correction, Event, MatchStarted
 from ginlog.play.rulebook import RULES
 from ginlog.play.state import MatchState, Timeline
-from ginlog.play.timeline import UNDO_DEPTH, apply, check_correction, rule_of, start
+from ginlog.play.timeline import UNDO_DEPTH, apply, check_correction, first_state, rule_of
 from ginlog.play.working import thaw
 
 __all__ = ["Fold", "Rewind", "SNAPSHOT_EVERY", "REBUILD_SNAPSHOT_EVERY"]
@@ -77,7 +77,7 @@ class Fold:
     __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events", "_next_snapshot", "reopened")
 
     def __init__(self, first: MatchStarted, seq: int = 1) -> None:
-        state = start(first, seq).state
+        state = first_state(first)
         self._work = thaw(state)
         self._n = 0  # effective events applied
         self._seq = seq  # the last effective event's seq
