@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import collections
 import os
-import signal
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Final, Generic, Protocol, TypeVar
 
@@ -302,6 +301,8 @@ class LocalPool:
 
 
 def _ignore_interrupts() -> None:
+    import signal  # (in a worker: the audit of one process never needs it)
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

@@ -249,7 +249,12 @@ def _audit_run(paths: list[str], run: Engine, summary: Summary, terminal: Termin
 
 
 def keyring_of(allowed_signers: str | None, players: str | None) -> AllowedSigners | None:
-    """The club's keys from ``--allowed-signers`` and ``--players``; a file that cannot be used is a usage slip."""
+    """The club's keys from ``--allowed-signers`` and ``--players``; a file that cannot be used is a usage slip.
+
+    None without either (and nothing of the seals' or the players' modules imported: most audits have neither).
+    """
+    if allowed_signers is None and players is None:
+        return None
     from ginlog.app.check.signers import load_allowed_signers
     from ginlog.app.data.players import NO_PLAYERS, load_players
     from ginlog.errors import GinlogError
