@@ -405,7 +405,8 @@ class FinalState(Visitor[Never, MatchReport]):
 
     def end(self) -> MatchReport:
         label = self.label
-        self._last_error()
+        if self._cascade is not None:
+            self._last_error()
         if self._anchor is not None:
             wrong = self._anchor.error(label)
             if wrong is not None:
@@ -427,12 +428,17 @@ class FinalState(Visitor[Never, MatchReport]):
             self._head,
             None if fold is None else fold.rewind,
             errors_total=self.errors_total,
-            errors_by_rule=dict(sorted(self.errors_by_rule.items())),
+            errors_by_rule=_sorted(self.errors_by_rule),
             warnings=tuple(self.warnings or ()),
             warnings_total=self.warnings_total,
-            warnings_by_rule=dict(sorted(self.warnings_by_rule.items())),
+            warnings_by_rule=_sorted(self.warnings_by_rule),
             seals=tuple(self.seals.checks),
         )
+
+
+def _sorted(counts: dict[str, int]) -> dict[str, int]:
+    """A copy of ``counts`` in the order of its keys (most are empty: no sort then)."""
+    return dict(sorted(counts.items())) if counts else {}
 
 
 class Steps(Visitor[Step, "Step | None"]):

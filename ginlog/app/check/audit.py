@@ -263,17 +263,20 @@ class Summary:
         """Count one verdict in."""
         if not self.files:
             self.head = r.head
+        v = r.verdict
         self.files += 1
-        self.bad += not r.ok
+        self.bad += not v.ok
         self.events += r.events
         self.hands += r.hands
         self.finished += r.phase == "over"
         _add(self.outcomes, r.outcomes)
-        _add(self.errors, r.errors_by_rule)
-        self.errors_total += r.errors_total
-        self.warnings += r.warnings_total
-        self.warned += bool(r.warnings_total)
-        _add(self.warnings_by_rule, r.warnings_by_rule)
+        if v.errors_total:
+            _add(self.errors, v.errors_by_rule)
+            self.errors_total += v.errors_total
+        if v.warnings_total:
+            self.warnings += v.warnings_total
+            self.warned += 1
+            _add(self.warnings_by_rule, v.warnings_by_rule)
 
     def to_dict(self) -> dict[str, Any]:
         """The summary's JSON shape (in the README)."""

@@ -285,12 +285,14 @@ def _print_audit(
             if (line := r.verdict.one_line()) is not None:
                 terminal.err(line)
         else:
-            problems, warnings = _file_lines(r, max_errors)
-            for line in problems:
-                terminal.err(line)
-            for line in warnings:
-                terminal.line(line, err=notes_on_err)
-            if r.sealed is not None:
+            v = r.verdict
+            if v.errors_total or v.warnings_total:  # (a file with nothing to say costs no lines to make)
+                problems, warnings = _file_lines(r, max_errors)
+                for line in problems:
+                    terminal.err(line)
+                for line in warnings:
+                    terminal.line(line, err=notes_on_err)
+            if r.seals and r.sealed is not None:
                 terminal.line(f"{r.path}: {r.sealed}", err=notes_on_err)
 
     with progress("auditing", total, console=err) as advance:
