@@ -56,7 +56,7 @@ import attrs
 
 from ginlog.caveats import Caveat
 from ginlog.errors import GinlogError, IntegrityError, MalformedLine, StoreError, TornTail
-from ginlog.log.files import file_error, lock, open_file
+from ginlog.log.files import file_error, lock, open_sized
 from ginlog.log.format import MAX_LINE_BYTES, MAX_SEQ, Line, parse_line, short_repr, too_long
 
 if TYPE_CHECKING:
@@ -168,10 +168,10 @@ def read_runs(
     label = label_of(source, name)
     try:
         if isinstance(source, (str, bytes, os.PathLike)):
-            fd = open_file(source, os.O_RDONLY, label)
+            fd, size = open_sized(source, label)
             try:  # (read by its descriptor: a file object around it was a few µs of every file an audit reads)
                 settle = lambda: lock(fd, label, fcntl.LOCK_SH)  # noqa: E731
-                yield from _read(_fd_reader(fd, label, block), label, report, settle, known, warn)
+                yield from _read(_fd_reader(fd, label, block), label, report, settle, known, warn, size)
             finally:
                 os.close(fd)
         else:
@@ -316,18 +316,24 @@ def _read(
     settle: Callable[[], None] | None,
     known: KnownBodies | None,
     warn: Warn | None = None,
+    size: int | None = None,
 ) -> Iterator[Line | Run]:
     """The streaming loop behind :func:`read_runs`: blocks in (``read()`` gives the next, b"" at the end), lines
     (and runs) out.
 
-    ``settle`` is called once if the file seems to end in a torn line (see :func:`read_runs`).
+    ``settle`` is called once if the file seems to end in a torn line (see :func:`read_runs`). ``size`` is
+    a regular file's size when it was opened: once that much is read and it ends with a line, the file is
+    read, without one more read to be told so (it would give b"", or what a writer appended since, which a
+    reader may as well have come before).
     """
     chain = _Chain(label, report, warn)
     lineno = 0
     pending = b""
     stamps: list[bytes] | None = None
+    got = 0  # bytes read
     while True:
         data = read()
+        got += len(data)
         lines = (pending + data).split(b"\n") if pending else data.split(b"\n")
         pending = lines.pop()  # after the last newline: the start of a line still to come
         if lines:
@@ -351,6 +357,8 @@ def _read(
                 chain.prev = digests[-1]
             else:
                 yield from _runs(chain, lines, digests, checked[0], checked[1], first, stamps)
+        if not pending and size is not None and got >= size:
+            return
         if len(pending) > MAX_LINE_BYTES:
             lineno += 1
             rest = _skip_long(read, chain, pending, lineno)

@@ -154,14 +154,15 @@ class Fold:
             stop = min(end, i + max(1, self._next_snapshot - self._n))
             work = self._work
             j = i
+            rule = RULES.get
             try:
-                while j < stop:
-                    event = events[j]
-                    handler = RULES.get(type(event))
+                for j in range(i, stop):  # (a for over a range: the cheapest loop there is)
+                    handler = rule(type(events[j]))
                     if handler is None:
                         break  # a correction, a note or not an event: apply() below
-                    handler(work, event)
-                    j += 1
+                    handler(work, events[j])
+                else:
+                    j = stop
             except BaseException as exc:
                 self._applied(events, seq, i, j)
                 self._recover()

@@ -101,12 +101,13 @@ class Verdict:
     def of(cls, report: MatchReport) -> Verdict:
         """The verdict of a report read under a policy (:class:`~ginlog.match.visitors.FinalState` or
         :meth:`~ginlog.match.visitors.Steps.report`)."""
+        errors, warnings = report.errors, report.warnings
         return cls(
             report.path,
-            tuple(e.to_dict() for e in report.errors),
+            tuple([e.to_dict() for e in errors]) if errors else (),
             report.errors_total,
             dict(report.errors_by_rule),
-            tuple(w.to_dict() for w in report.warnings),
+            tuple([w.to_dict() for w in warnings]) if warnings else (),
             report.warnings_total,
             dict(report.warnings_by_rule),
         )
