@@ -167,14 +167,15 @@ class Fold:
                 self._applied(events, seq, i, j)
                 self._recover()
                 if isinstance(exc, GinlogError):
-                    return j, exc
+                    # (handed back, not raised: without its traceback, whose frames would hold the caller's)
+                    return j, exc.with_traceback(None)
                 raise
             self._applied(events, seq, i, j)
             if j < stop:
                 try:
                     self.apply(events[j], seq + j)
                 except GinlogError as exc:
-                    return j, exc
+                    return j, exc.with_traceback(None)
                 j += 1
             elif self._n >= self._next_snapshot:
                 self._snapshot()
