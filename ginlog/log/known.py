@@ -214,13 +214,13 @@ class KnownBodies:
             bad = {stamp for stamp in distinct if not valid_ts_bytes(stamp)}
             if bad:
                 rejected.update(i for i, stamp in enumerate(stamps) if stamp in bad)
-        keys = list(zip(mids, fields))
-        bodies: list[Event | None] = list(map(self._bodies.get, keys))
+        # (the keys looked up as zip makes them: it reuses its one tuple when the lookup keeps none)
+        bodies: list[Event | None] = list(map(self._bodies.get, zip(mids, fields)))
         alone: list[int] = []  # (lines without an event, found by identity: `None in bodies` is an __eq__ a line)
         decode, single = self.decode, self.alone
         for i in itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None))):
             if decode and i not in rejected:
-                body = bodies[i] = self.read_body(keys[i])
+                body = bodies[i] = self.read_body((mids[i], fields[i]))
                 if body is not None and type(body) not in single:
                     continue
             alone.append(i)
