@@ -9,7 +9,9 @@ with the fast path (known bodies) on and off.
 
 from __future__ import annotations
 
+import gc
 import io
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from ginlog.game.rules import preset
 from ginlog.log.events import SCHEMA_VERSION, CardDiscarded, Event, event_fields, event_type
 from ginlog.log.format import digest, encode
 from ginlog.log.known import KnownBodies
+from ginlog.match.policy import POLICY
 from ginlog.match.reading import (
     Chain,
     ChainReport,
@@ -289,3 +292,26 @@ def test_the_fast_path_is_a_parameter_not_a_switch() -> None:
     small = KnownBodies(size=5)
     read_match(io.BytesIO(DATA), known=small)
     assert 0 < len(small) <= 5
+
+
+# ----------------------------------------------------------------------------- what a reading leaves behind
+
+
+@pytest.mark.parametrize("case", ["intact", "edited", "illegal"])
+def test_a_reading_leaves_no_reference_cycle_behind(case: str) -> None:
+    """The visitors' components call them back through a weak reference: once read, a visitor (with its fold
+    and its working copy) is freed by reference counting, with the cyclic collector off, and nothing waits for
+    it (an audit ran the collector every few files to free them)."""
+    data = DATA if case == "intact" else tampered()[case]
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for make in (lambda: FinalState(policy=POLICY), lambda: Steps(policy=POLICY), lambda: Chain([])):
+            visitor: Visitor[Any, Any] = make()
+            gone = weakref.ref(visitor)
+            report = read(io.BytesIO(data), visitor)
+            del visitor
+            assert gone() is None, f"a {type(report).__name__} reading left its visitor in a cycle"
+    finally:
+        if enabled:
+            gc.enable()

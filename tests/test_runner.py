@@ -124,3 +124,22 @@ def test_run_maps_each_ending_to_its_code() -> None:
     with contextlib.redirect_stdout(io.StringIO()):  # no real descriptor to point at /dev/null: nothing happens
         assert run(broken) == ExitCode.INVALID
     assert [int(c) for c in ExitCode] == [0, 1, 2, 130] and repr(ExitCode.USAGE) == "2"
+
+
+def test_the_command_named_alone_is_the_whole_apps_command() -> None:
+    """``main`` registers the command its line names, alone (``build_app(only)``): each is then parsed by the very
+    parameters the whole app gives it; anything else (an option, a typo) gets the whole app, which lists them all."""
+    from typer.main import get_command
+
+    from ginlog.app.cli import build_app
+    from ginlog.app.cli.app import COMMANDS as NAMED
+
+    whole = get_command(build_app()).commands  # type: ignore[attr-defined]
+    for name in [n for n, _module, _body in NAMED] + ["import"]:
+        alone = get_command(build_app(name)).commands  # type: ignore[attr-defined]
+        assert list(alone) == [name]
+        assert [(p.name, p.opts, p.secondary_opts, p.type.name, p.required, p.default) for p in alone[name].params] == [
+            (p.name, p.opts, p.secondary_opts, p.type.name, p.required, p.default) for p in whole[name].params
+        ], name
+    for line in ("--version", "audti", None):
+        assert list(get_command(build_app(line)).commands) == list(whole)  # type: ignore[attr-defined]

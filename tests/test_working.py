@@ -9,17 +9,33 @@ import pytest
 
 from ginlog.log.events import CardDrawn
 from ginlog.play.reducer import fold
+from ginlog.play.rulebook import RULES
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
 from ginlog.play.state import HandState, MatchState
-from ginlog.game.cards import Card
+from ginlog.game.cards import Card, cards_mask
 from ginlog.play import working
 from ginlog.play.working import WorkingHand, WorkingMatch, thaw
 
 
 def test_working_copies_have_exactly_the_frozen_fields_in_order() -> None:
-    assert WorkingHand.__slots__ == tuple(a.name for a in attrs.fields(HandState))
+    derived = tuple(working.DERIVED["WorkingHand"])
+    assert WorkingHand.__slots__ == tuple(a.name for a in attrs.fields(HandState)) + derived
     assert WorkingMatch.__slots__ == tuple(a.name for a in attrs.fields(MatchState))
+
+
+@pytest.mark.parametrize("mode", ["full", "table", "hands"])
+def test_the_working_piles_mask_is_kept_by_the_rules_at_every_event(mode: str) -> None:
+    """The one field of the working copy alone (``DERIVED``) is what thawing would make of it after every rule."""
+    events = simulate_match(preset("oklahoma"), seed=5, mode=mode, max_hands=3)  # type: ignore[arg-type]
+    work = thaw(fold(events[:1]).state)
+    piles = 0
+    for ev in events[1:]:
+        RULES[type(ev)](work, ev)
+        if work.hand is not None:
+            assert work.hand.pile_mask == cards_mask(work.hand.pile), ev
+            piles += len(work.hand.pile) > 1
+    assert piles  # (the piles grew: the mask was kept through discards and draws)
 
 
 @attrs.frozen

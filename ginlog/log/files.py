@@ -34,6 +34,7 @@ __all__ = [
     "head_of",
     "read_tail",
     "open_file",
+    "open_sized",
     "fstat",
     "pread",
     "write_all",
@@ -242,22 +243,35 @@ def fsync_dir(path: str | os.PathLike[str], label: str) -> None:
         os.close(fd)
 
 
+def open_sized(path: str | os.PathLike[str], label: str) -> tuple[int, int]:
+    """:func:`open_file` to read a regular file, and its size then (from the one ``fstat`` the open makes)."""
+    return _open(path, os.O_RDONLY, label, True)
+
+
 def open_file(path: str | os.PathLike[str], flags: int, label: str, *, regular: bool = True) -> int:
     """Open as a raw fd, turning every OS failure into :class:`StoreError` (rule ``"file"``).
 
     A directory is always refused, and so (unless ``regular=False``) is
     anything else that is not a regular file: a FIFO, a socket, a device. The
-    open itself never blocks (``O_NONBLOCK``, cleared once the file is known
-    to be regular): a plain open of a FIFO waits until a writer opens it,
-    which hung ``ginlog audit *`` on a FIFO among the files. A stream (a pipe)
-    is read as ``-``, standard input.
+    open itself never blocks (``O_NONBLOCK``): a plain open of a FIFO waits
+    until a writer opens it, which hung ``ginlog audit *`` on a FIFO among the
+    files. The flag is then cleared, except on a regular file opened only to
+    read: there it changes nothing (a regular file's reads never wait), and
+    clearing it was two system calls of every file an audit opens. A stream
+    (a pipe) is read as ``-``, standard input.
     """
+    return _open(path, flags, label, regular)[0]
+
+
+def _open(path: str | os.PathLike[str], flags: int, label: str, regular: bool) -> tuple[int, int]:
+    """:func:`open_file`, and the file's size when opened."""
     try:
         fd = os.open(path, flags | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError as exc:
         raise file_error(exc, label, "open") from None
     try:
-        mode = fstat(fd, label).st_mode
+        st = fstat(fd, label)
+        mode = st.st_mode
         if stat.S_ISDIR(mode):
             raise StoreError(f"{label} is a directory, not a match file", rule="file", path=label)
         if regular and not stat.S_ISREG(mode):
@@ -266,14 +280,15 @@ def open_file(path: str | os.PathLike[str], flags: int, label: str, *, regular: 
                 rule="file",
                 path=label,
             )
-        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        if flags != os.O_RDONLY or not stat.S_ISREG(mode):
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
     except OSError as exc:
         os.close(fd)
         raise file_error(exc, label, "open") from None
     except BaseException:
         os.close(fd)
         raise
-    return fd
+    return fd, st.st_size
 
 
 def fstat(fd: int, label: str) -> os.stat_result:

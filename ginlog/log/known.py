@@ -25,10 +25,10 @@ the body, so one instance may serve every file a process reads.
 (b'","type":"note","v":2', b'"text":"hi"}')
 >>> known.learn(raw, Note(text="hi")); len(known)
 1
->>> known.check([raw], [digest(raw)], None, 1)
-[Note(text='hi', player=None)]
+>>> known.check([raw], [digest(raw)], None, 1)  # the events, and the lines to read one by one: none
+([Note(text='hi', player=None)], [])
 >>> known.check([raw], [digest(raw)], None, 2)  # not the seq it must have: read the plain way
-[None]
+([None], [0])
 """
 
 from __future__ import annotations
@@ -75,6 +75,14 @@ _START: Final = _START_BYTES.__mod__
 _QUOTED: Final = b'"%s",'.__mod__
 _LINK_BYTES: Final = operator.itemgetter(slice(67))
 _AFTER_LINK: Final = operator.itemgetter(slice(67, None))
+#: For a seq of each width (digits): the cuts of the part before `,"prev":` into the beginning, the time and
+#: the type and v (made once, not per block).
+_CUTS: Final = tuple(
+    (operator.itemgetter(slice(14 + w)), operator.itemgetter(slice(14 + w, 38 + w)), operator.itemgetter(slice(38 + w, None)))
+    for w in range(16)
+)
+#: Times joined end to end, each of the shape a time has (then each is 24 bytes: none is cut short).
+_TIMES: Final = re.compile(rb"(?:" + _TS_SHAPE + rb")*").fullmatch
 
 
 class KnownBodies:
@@ -124,7 +132,9 @@ class KnownBodies:
             self.remember(key, event)
 
     def remember(self, key: BodyKey, event: Event) -> None:
-        """Remember ``event`` under ``key`` (forgetting everything first if full)."""
+        """Remember ``event`` under ``key`` (forgetting everything first if full); never a seal (see :attr:`alone`)."""
+        if type(event) in self.alone:
+            return
         bodies = self._bodies
         if len(bodies) >= self.size:
             bodies.clear()
@@ -137,8 +147,10 @@ class KnownBodies:
         prev: str | None,
         seq: int,
         stamps: list[bytes] | None = None,
-    ) -> list[Event | None] | None:
-        """For each line of a block, its event if the line is as ginlog writes it and its body is known, else None.
+    ) -> tuple[list[Event | None], list[int]] | None:
+        """For each line of a block, its event if the line is as ginlog writes it and its body is known, else None;
+        and the lines the reader takes one by one, in order: those without an event and those of a class in
+        :attr:`alone` (none, the usual case: the whole block is then one run).
 
         ``prev`` is the digest before the block and ``seq`` the seq its first
         line must have (the lines after it ``seq + 1``, ...). A line qualifies
@@ -184,29 +196,39 @@ class KnownBodies:
         while at < n:  # the seq's width sets where the time ends: one slice per width
             width = len(str(seq + at))
             upto = min(n, 10**width - seq)
-            span = befores[at:upto]
-            mids += map(operator.itemgetter(slice(38 + width, None)), span)
-            stamps += map(operator.itemgetter(slice(14 + width, 38 + width)), span)
+            span = befores[at:upto] if at or upto < n else befores
+            begins, times, types = _CUTS[width] if width < len(_CUTS) else _CUTS[0]  # (too wide: refused below)
+            mids += map(types, span)
+            stamps += map(times, span)
             # All the beginnings at once: joined, they are the expected ones joined, or some line is wrong.
-            begun = b"".join(map(operator.itemgetter(slice(14 + width)), span))
-            if begun != (_START_BYTES * (upto - at)) % tuple(range(seq + at, seq + upto)):
+            if b"".join(map(begins, span)) != (_START_BYTES * (upto - at)) % tuple(range(seq + at, seq + upto)):
                 starts = map(_START, range(seq + at, seq + upto))
                 wrong += itertools.compress(range(at, upto), map(operator.not_, map(bytes.startswith, span, starts)))
             at = upto
-        bad = {stamp for stamp in set(stamps) if not valid_ts_bytes(stamp)}
         rejected = set(wrong)  # an envelope that is not right: whatever the body, the line is read in full
-        if bad:
-            rejected.update(i for i, stamp in enumerate(stamps) if stamp in bad)
-        keys = list(zip(mids, fields))
-        bodies: list[Event | None] = list(map(self._bodies.get, keys))
-        if self.decode:
-            read_body = self.read_body
-            for i in itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None))):
-                if i not in rejected:
-                    bodies[i] = read_body(keys[i])
-        for i in rejected:
-            bodies[i] = None
-        return bodies
+        # The distinct times at once: joined, each of the shape of a time and none on a day past the 28th (whose
+        # month must be looked at), or each checked on its own.
+        distinct = set(stamps)
+        joined = b"".join(distinct)
+        if _TIMES(joined) is None or b"-29T" in joined or b"-30T" in joined or b"-31T" in joined:
+            bad = {stamp for stamp in distinct if not valid_ts_bytes(stamp)}
+            if bad:
+                rejected.update(i for i, stamp in enumerate(stamps) if stamp in bad)
+        # (the keys looked up as zip makes them: it reuses its one tuple when the lookup keeps none)
+        bodies: list[Event | None] = list(map(self._bodies.get, zip(mids, fields)))
+        alone: list[int] = []  # (lines without an event, found by identity: `None in bodies` is an __eq__ a line)
+        decode, single = self.decode, self.alone
+        for i in itertools.compress(range(n), map(operator.is_, bodies, itertools.repeat(None))):
+            if decode and i not in rejected:
+                body = bodies[i] = self.read_body((mids[i], fields[i]))
+                if body is not None and type(body) not in single:
+                    continue
+            alone.append(i)
+        if rejected:
+            for i in rejected:
+                bodies[i] = None
+            alone = sorted(rejected.union(alone))
+        return bodies, alone
 
     @staticmethod
     def read_body(key: BodyKey) -> Event | None:

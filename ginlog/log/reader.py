@@ -56,7 +56,7 @@ import attrs
 
 from ginlog.caveats import Caveat
 from ginlog.errors import GinlogError, IntegrityError, MalformedLine, StoreError, TornTail
-from ginlog.log.files import file_error, lock, open_file
+from ginlog.log.files import file_error, lock, open_sized
 from ginlog.log.format import MAX_LINE_BYTES, MAX_SEQ, Line, parse_line, short_repr, too_long
 
 if TYPE_CHECKING:
@@ -168,12 +168,14 @@ def read_runs(
     label = label_of(source, name)
     try:
         if isinstance(source, (str, bytes, os.PathLike)):
-            fd = open_file(source, os.O_RDONLY, label)
-            with open(fd, "rb", buffering=0) as stream:
+            fd, size = open_sized(source, label)
+            try:  # (read by its descriptor: a file object around it was a few µs of every file an audit reads)
                 settle = lambda: lock(fd, label, fcntl.LOCK_SH)  # noqa: E731
-                yield from _read(stream, label, report, settle, known, block, warn)
+                yield from _read(_fd_reader(fd, label, block), label, report, settle, known, warn, size)
+            finally:
+                os.close(fd)
         else:
-            yield from _read(source, label, report, None, known, block, warn)
+            yield from _read(_block_reader(source, label, block), label, report, None, known, warn)
     except StoreError as exc:
         if type(exc) is not StoreError:
             raise  # a problem with a line, raised by ``report``
@@ -308,25 +310,30 @@ def _key(seconds: str, fraction: str) -> bytes:
 
 
 def _read(
-    stream: BinaryIO,
+    read: Callable[[], bytes],
     label: str,
     report: Report,
     settle: Callable[[], None] | None,
     known: KnownBodies | None,
-    block: int,
     warn: Warn | None = None,
+    size: int | None = None,
 ) -> Iterator[Line | Run]:
-    """The streaming loop behind :func:`read_runs`: blocks in, lines (and runs) out.
+    """The streaming loop behind :func:`read_runs`: blocks in (``read()`` gives the next, b"" at the end), lines
+    (and runs) out.
 
-    ``settle`` is called once if the file seems to end in a torn line (see :func:`read_runs`).
+    ``settle`` is called once if the file seems to end in a torn line (see :func:`read_runs`). ``size`` is
+    a regular file's size when it was opened: once that much is read and it ends with a line, the file is
+    read, without one more read to be told so (it would give b"", or what a writer appended since, which a
+    reader may as well have come before).
     """
     chain = _Chain(label, report, warn)
-    read = _block_reader(stream, label, block)
     lineno = 0
     pending = b""
     stamps: list[bytes] | None = None
+    got = 0  # bytes read
     while True:
         data = read()
+        got += len(data)
         lines = (pending + data).split(b"\n") if pending else data.split(b"\n")
         pending = lines.pop()  # after the last newline: the start of a line still to come
         if lines:
@@ -335,14 +342,23 @@ def _read(
             digests = list(map(_hexdigest, map(_sha256, lines)))
             if warn is not None:
                 stamps = []
-            bodies = None if known is None else known.check(lines, digests, chain.prev, chain.seq, stamps)
-            if bodies is None:
+            checked = None if known is None else known.check(lines, digests, chain.prev, chain.seq, stamps)
+            if checked is None:
                 for i, raw in enumerate(lines):
                     line = chain.line(raw, digests[i], first + i)
                     if line is not None:
                         yield line
+            elif not checked[1]:  # every line known: the block is one run (what a file as ginlog writes it is)
+                if stamps is not None:
+                    chain.times(stamps, first, chain.seq)
+                yield Run(first, chain.seq, cast("list[Event]", checked[0]), digests, lines)
+                chain.seq += len(lines)
+                chain.alt = None
+                chain.prev = digests[-1]
             else:
-                yield from _runs(chain, lines, digests, bodies, first, stamps, known.alone if known is not None else frozenset())
+                yield from _runs(chain, lines, digests, checked[0], checked[1], first, stamps)
+        if not pending and size is not None and got >= size:
+            return
         if len(pending) > MAX_LINE_BYTES:
             lineno += 1
             rest = _skip_long(read, chain, pending, lineno)
@@ -366,19 +382,17 @@ def _runs(
     lines: list[bytes],
     digests: list[str],
     bodies: list[Event | None],
+    alone: list[int],
     first: int,
     stamps: list[bytes] | None = None,
-    single: frozenset[type] = frozenset(),
 ) -> Iterator[Line | Run]:
-    """A block's lines, given which are known (``bodies[i]`` not None): runs of known lines, the rest one by one.
+    """A block's lines, given which are known (``bodies[i]`` not None) and which are taken one by one (``alone``,
+    in order: unknown, or a seal, a run of its own: a seal is checked with the state before it, never inside a
+    run, :mod:`ginlog.match.seals`): runs of known lines, the rest one by one.
 
     ``stamps`` (when times are watched) are the lines' times as :meth:`KnownBodies.check` found them.
-    A known event of a class in ``single`` (:attr:`KnownBodies.alone`) is a run of its own.
     """
     n = len(lines)
-    # A line to read alone: unknown (parsed), or a seal (a run of its own: a seal is checked with the state
-    # before it, never inside a run: ginlog.match.seals).
-    alone = [j for j, body in enumerate(bodies) if body is None or type(body) in single]
     base = chain.seq
     i = 0  # the first line not yet yielded
     for j in itertools.chain(alone, (n,)):
@@ -418,6 +432,18 @@ def _known_run(
     chain.seq += j - i
     chain.alt = None
     chain.prev = digests[j - 1]
+
+
+def _fd_reader(fd: int, label: str, block: int) -> Callable[[], bytes]:
+    """A function reading the next block of the file open at ``fd``; b"" at the end."""
+
+    def read() -> bytes:
+        try:
+            return os.read(fd, block)
+        except OSError as exc:
+            raise file_error(exc, label, "read") from None
+
+    return read
 
 
 def _block_reader(stream: BinaryIO, label: str, block: int) -> Callable[[], bytes]:

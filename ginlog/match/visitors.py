@@ -10,8 +10,9 @@ what they make.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
-from typing import ClassVar, Generic, Never, TypeVar
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, Generic, Never, TypeVar
 
 import attrs
 
@@ -62,7 +63,9 @@ class MatchReport:
     errors: tuple[GinlogError, ...]
     lines: int  # the line of the last event applied
     head: str | None  # digest of that line (the head hash to keep)
-    rewind: Rewind | None = attrs.field(default=None, eq=False, repr=False)
+    #: What rebuilds the reducer's timeline at the end (:meth:`~ginlog.play.fold.Fold.rewind`), called only when
+    #: :attr:`timeline` is asked for: an audit never asks, and making it was a few µs of every file.
+    rewinder: Callable[[], Rewind] | None = attrs.field(default=None, eq=False, repr=False)
     #: Every problem found, kept or not (``errors`` holds at most the visitor's ``keep``), and by rule.
     errors_total: int = attrs.field(default=attrs.Factory(lambda self: len(self.errors), takes_self=True))
     errors_by_rule: dict[str, int] = attrs.field(factory=dict)
@@ -84,7 +87,7 @@ class MatchReport:
         Rebuilt on each access from the last few dozen events (a millisecond
         or so), so a reader that only wants the state never pays for it.
         """
-        return self.rewind.timeline() if self.rewind is not None else None
+        return self.rewinder().timeline() if self.rewinder is not None else None
 
 
 @attrs.frozen
@@ -160,9 +163,13 @@ class Visitor(Generic[T, R]):
         self.limit = limit
         self.keep = keep
         self.warnings = warnings
-        self.unverified = None if warnings is None else Unverified(self.warning)
+        # The components call the visitor back through a weak reference (_Back): a reading then leaves no
+        # reference cycle, so a visitor, its fold and its working copy are freed by reference counting once read,
+        # not by the cyclic collector, which ran every few files of an audit to free some 40 objects a file.
+        back = _Back(self)
+        self.unverified = None if warnings is None else Unverified(back.warning)
         #: The seals, checked as they come (:mod:`ginlog.match.seals`); a visitor that makes events tells it each line.
-        self.seals = Seals(self.error, self.warning, keyring, require)
+        self.seals = Seals(back.error, back.warning, keyring, require)
         self.label = "<stdin>"
         self.errors_total = 0
         self.errors_by_rule: dict[str, int] = {}
@@ -293,6 +300,26 @@ class Visitor(Generic[T, R]):
             pass
 
 
+class _Back:
+    """A visitor's :meth:`~Visitor.error` and :meth:`~Visitor.warning` (its own, overridden or not), for its
+    components, through a weak reference: the components are the visitor's, and live no longer than it."""
+
+    __slots__ = ("_visitor",)
+
+    def __init__(self, visitor: Visitor[Any, Any]) -> None:
+        self._visitor = weakref.ref(visitor)
+
+    def error(self, err: GinlogError) -> None:
+        visitor = self._visitor()
+        assert visitor is not None  # (a component is called only while its visitor reads)
+        visitor.error(err)
+
+    def warning(self, caveat: Caveat) -> None:
+        visitor = self._visitor()
+        assert visitor is not None
+        visitor.warning(caveat)
+
+
 # --------------------------------------------------------------------------- visitors
 
 
@@ -403,7 +430,8 @@ class FinalState(Visitor[Never, MatchReport]):
 
     def end(self) -> MatchReport:
         label = self.label
-        self._last_error()
+        if self._cascade is not None:
+            self._last_error()
         if self._anchor is not None:
             wrong = self._anchor.error(label)
             if wrong is not None:
@@ -423,14 +451,19 @@ class FinalState(Visitor[Never, MatchReport]):
             tuple(self.errors or ()),
             self._lines,
             self._head,
-            None if fold is None else fold.rewind(),
+            None if fold is None else fold.rewind,
             errors_total=self.errors_total,
-            errors_by_rule=dict(sorted(self.errors_by_rule.items())),
+            errors_by_rule=_sorted(self.errors_by_rule),
             warnings=tuple(self.warnings or ()),
             warnings_total=self.warnings_total,
-            warnings_by_rule=dict(sorted(self.warnings_by_rule.items())),
+            warnings_by_rule=_sorted(self.warnings_by_rule),
             seals=tuple(self.seals.checks),
         )
+
+
+def _sorted(counts: dict[str, int]) -> dict[str, int]:
+    """A copy of ``counts`` in the order of its keys (most are empty: no sort then)."""
+    return dict(sorted(counts.items())) if counts else {}
 
 
 class Steps(Visitor[Step, "Step | None"]):

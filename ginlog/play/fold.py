@@ -17,7 +17,7 @@ from ginlog.errors import GinlogError
 from ginlog.log.events import CHANGES_NOTHING, NEVER_UNDONE, Correction, Event, MatchStarted
 from ginlog.play.rulebook import RULES
 from ginlog.play.state import MatchState, Timeline
-from ginlog.play.timeline import UNDO_DEPTH, apply, check_correction, rule_of, start
+from ginlog.play.timeline import UNDO_DEPTH, apply, check_correction, first_state, rule_of
 from ginlog.play.working import thaw
 
 __all__ = ["Fold", "Rewind", "SNAPSHOT_EVERY", "REBUILD_SNAPSHOT_EVERY"]
@@ -74,10 +74,10 @@ class Fold:
     ('setup', 1)
     """
 
-    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events", "_next_snapshot", "reopened")
+    __slots__ = ("_work", "_n", "_seq", "_depth", "_snaps", "_events", "_seqs", "_next_snapshot", "reopened")
 
     def __init__(self, first: MatchStarted, seq: int = 1) -> None:
-        state = start(first, seq).state
+        state = first_state(first)
         self._work = thaw(state)
         self._n = 0  # effective events applied
         self._seq = seq  # the last effective event's seq
@@ -86,9 +86,11 @@ class Fold:
         # state is frozen without its score sheet (copying that would grow with
         # the match); k is the sheet's length then: the working copy's list of
         # finished hands only grows, so its first k entries are that sheet.
-        # _events holds the effective events after the oldest snapshot.
+        # _events holds the effective events after the oldest snapshot, _seqs their seqs (two lists, not one of
+        # pairs: a run is booked by extending both, with no pair made per event).
         self._snaps: list[tuple[int, int, MatchState, int]] = [(0, seq, state, 0)]
-        self._events: list[tuple[int, Event]] = []
+        self._events: list[Event] = []
+        self._seqs: list[int] = []
         self._next_snapshot = SNAPSHOT_EVERY  # the n at which to take the next snapshot
         #: The seqs of the corrections applied after the match had ended (or was abandoned): a
         #: result changed afterwards, which a reader warns of (they are rare: a list costs nothing).
@@ -129,7 +131,8 @@ class Fold:
                 raise
         self._n = n = self._n + 1
         self._seq = seq
-        self._events.append((seq, event))
+        self._events.append(event)
+        self._seqs.append(seq)
         if self._depth < UNDO_DEPTH:
             self._depth += 1
         if n >= self._next_snapshot:
@@ -151,26 +154,28 @@ class Fold:
             stop = min(end, i + max(1, self._next_snapshot - self._n))
             work = self._work
             j = i
+            rule = RULES.get
             try:
-                while j < stop:
-                    event = events[j]
-                    handler = RULES.get(type(event))
+                for j in range(i, stop):  # (a for over a range: the cheapest loop there is)
+                    handler = rule(type(events[j]))
                     if handler is None:
                         break  # a correction, a note or not an event: apply() below
-                    handler(work, event)
-                    j += 1
+                    handler(work, events[j])
+                else:
+                    j = stop
             except BaseException as exc:
                 self._applied(events, seq, i, j)
                 self._recover()
                 if isinstance(exc, GinlogError):
-                    return j, exc
+                    # (handed back, not raised: without its traceback, whose frames would hold the caller's)
+                    return j, exc.with_traceback(None)
                 raise
             self._applied(events, seq, i, j)
             if j < stop:
                 try:
                     self.apply(events[j], seq + j)
                 except GinlogError as exc:
-                    return j, exc
+                    return j, exc.with_traceback(None)
                 j += 1
             elif self._n >= self._next_snapshot:
                 self._snapshot()
@@ -182,7 +187,8 @@ class Fold:
         if j > i:
             self._n += j - i
             self._seq = seq + j - 1
-            self._events += zip(range(seq + i, seq + j), events[i:j])
+            self._events += events[i:j]
+            self._seqs += range(seq + i, seq + j)
             self._depth = min(UNDO_DEPTH, self._depth + j - i)
 
     def _recover(self) -> None:
@@ -198,7 +204,7 @@ class Fold:
         self._next_snapshot = self._n + SNAPSHOT_EVERY
         # Keep the newest snapshot at least UNDO_DEPTH events back, and all after it.
         while len(snaps) > 1 and snaps[1][0] <= self._n - UNDO_DEPTH:
-            del self._events[: snaps[1][0] - snaps[0][0]]
+            del self._events[: snaps[1][0] - snaps[0][0]], self._seqs[: snaps[1][0] - snaps[0][0]]
             del snaps[0]
 
     def _correct(self, ev: Correction) -> None:
@@ -224,11 +230,12 @@ class Fold:
         undone_n = self._n
         self._n = n = undone_n - 1
         self._depth -= 1
-        _seq, undone = self._events.pop()
+        undone = self._events.pop()
+        self._seqs.pop()
         snaps = self._snaps
         # The oldest snapshot is at least `depth` events back (see rewind), so the
         # one at undone_n, if any, is never the only one.
-        self._seq = self._events[-1][0] if self._events else snaps[0][1]
+        self._seq = self._seqs[-1] if self._seqs else snaps[0][1]
         if type(undone) in CHANGES_NOTHING:
             if snaps[-1][0] == undone_n:
                 _n, _s, state, k = snaps.pop()
@@ -255,7 +262,7 @@ class Fold:
         del sheet[k:]
         work = thaw(state)
         work.hands = sheet
-        replay = self._events[n - snaps[0][0]:]
+        replay = list(zip(self._seqs[n - snaps[0][0]:], self._events[n - snaps[0][0]:]))
         if not every or len(replay) <= every:
             for _s, ev in replay:
                 if type(ev) not in CHANGES_NOTHING:
@@ -275,4 +282,5 @@ class Fold:
         hands = tuple(self._work.hands[:k])
         if hands != base.hands:  # (a snapshot holds no sheet: only the first, of an empty one, needs none)
             base = attrs.evolve(base, hands=hands)
-        return Rewind(base, base_seq, tuple(self._events[base_n - snaps[0][0]:]), self._depth)
+        k = base_n - snaps[0][0]
+        return Rewind(base, base_seq, tuple(zip(self._seqs[k:], self._events[k:])), self._depth)

@@ -16,7 +16,7 @@ from ginlog.play.rulebook import RULES, Rule
 from ginlog.play.state import MatchState, Timeline
 from ginlog.play.working import thaw
 
-__all__ = ["start", "apply", "step", "rule_of", "check_correction", "UNDO_DEPTH"]
+__all__ = ["start", "first_state", "apply", "step", "rule_of", "check_correction", "UNDO_DEPTH"]
 
 #: How many effective events a run of corrections can undo.
 UNDO_DEPTH: Final = 64
@@ -24,10 +24,14 @@ UNDO_DEPTH: Final = 64
 
 def start(event: Event, seq: int = 1) -> Timeline:
     """The timeline after the first line of a match file (which must be ``match_started``)."""
+    return Timeline(first_state(event), seq)
+
+
+def first_state(event: Event) -> MatchState:
+    """The match state after the first line of a match file (which must be ``match_started``)."""
     if not isinstance(event, MatchStarted):
         raise illegal(f"a match file must begin with match_started, not {type(event).__name__}", "first-event")
-    state = MatchState(players=event.players, rules=event.rules, tally=Tally(), title=event.title, tool=event.tool)
-    return Timeline(state, seq)
+    return MatchState(players=event.players, rules=event.rules, tally=Tally(), title=event.title, tool=event.tool)
 
 
 def apply(tl: Timeline, event: Event, seq: int | None = None) -> Timeline:

@@ -32,7 +32,7 @@ def possible_in_hand(state: WorkingMatch, hand: WorkingHand, i: Seat, card: Card
     players = state.players
     if hand.known[OTHER[i]] & b:
         raise illegal(f"{card} is known to be in {players[OTHER[i]]}'s hand", "card-elsewhere")
-    if b & cards_mask(hand.pile):
+    if b & hand.pile_mask:
         raise illegal(f"{card} is on the discard pile", "card-elsewhere")
     if hand.ending is not None and hand.ending.card == card:
         raise illegal(f"{card} is the face-down knock card", "card-elsewhere")
@@ -53,7 +53,7 @@ def draw(state: WorkingMatch, ev: CardDrawn) -> None:
     if phase not in _DRAW_PHASES:
         raise illegal(f"{ev.player} has drawn already: discard, knock or go gin", "draw-twice")
     rules = state.rules
-    if at_move_limit(state, hand):
+    if rules.move_limit is not None and at_move_limit(state, hand):  # (no call under the rules without a limit)
         raise illegal(f"{rules.move_limit} moves have been made: the hand may only be declared dead", "move-limit")
     card = ev.card
     hand.moves += 1
@@ -69,6 +69,7 @@ def draw(state: WorkingMatch, ev: CardDrawn) -> None:
         counted = phase == "draw" and not hand.wall
         takes = hand.upcard_takes + counted
         pile.pop()
+        hand.pile_mask &= ~top.bit
         hand.known[i] |= top.bit
         hand.seen[i] |= top.bit
         hand.sizes[i] += 1
@@ -106,7 +107,9 @@ def draw(state: WorkingMatch, ev: CardDrawn) -> None:
         hand.stock_order = stock_order[1:]
     elif card is not None:
         bit = card.bit
-        if bit & hand.placed_mask():
+        known = hand.known
+        # (placed_mask, without a call: no stock order here, and no face-down card before a knock)
+        if bit & (known[0] | known[1] | hand.pile_mask) or (hand.ending is not None and bit & hand.placed_mask()):
             raise illegal(f"{card} cannot be in the stock: its place is known", "card-elsewhere")
     hand.known[i] |= bit
     hand.sizes[i] += 1
@@ -176,16 +179,24 @@ def discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     if hand is None or ev.player != state.players[hand.turn]:
         refuse_turn(state, ev.player, "discard")
     card = ev.card
-    _check_discard(state, hand, ev.player, card, "discard")
     i = hand.turn
+    rules = state.rules
+    taken = hand.taken
+    # The plain discard (after a draw, not the card just taken, a card known to be held, no compulsory gin) is one
+    # that _check_discard passes without a word: it is called for every other.
+    if (
+        hand.phase != "discard"
+        or (taken is not None and taken.bit == card.bit)
+        or not hand.known[i] & card.bit
+        or rules.gin_compulsory
+    ):
+        _check_discard(state, hand, ev.player, card, "discard")
     if hand.wall:
         raise illegal(f"at the two-card stock {ev.player} took the upcard only to knock or go gin", "wall")
-    rules = state.rules
     # A bounce: the card just taken from the pile, discarded straight back. A take
     # of the first upcard counts only under loop_counts_first_upcard (OpenSpiel's
     # ApplyFirstUpcardAction sets prev_upcard_ too); a pile take that is neither
     # counted nor at the wall (where no discard follows) is that first take.
-    taken = hand.taken
     bounced = (
         i
         if taken is not None and taken.bit == card.bit and (hand.counted_take or rules.loop_counts_first_upcard)
@@ -198,6 +209,7 @@ def discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     hand.seen[i] &= kept
     hand.sizes[i] -= 1
     hand.pile.append(card)
+    hand.pile_mask |= card.bit
     hand.phase = "draw"
     hand.turn = OTHER[i]
     hand.taken = None

@@ -103,9 +103,10 @@ class _Walk:
                     stack.pop()
                     continue
                 name = top.names.pop()
-                path = os.path.join(top.path, name.rstrip("/"))
                 if not name.endswith("/"):
-                    if len(os.fsencode(path)) >= _PATH_MAX:
+                    path = top.prefix + name  # (os.path.join's result: the folder's path ends with its separator)
+                    # (no str is longer encoded than 4 bytes a character: most paths need no encoding to know)
+                    if 4 * len(path) >= _PATH_MAX and len(os.fsencode(path)) >= _PATH_MAX:
                         yield StoreError(
                             f"the path is {len(os.fsencode(path)):,} bytes long, past the system's limit"
                             f" ({_PATH_MAX:,}): it cannot be opened by name; move the file nearer the top",
@@ -114,6 +115,7 @@ class _Walk:
                     elif not self.named or os.path.normpath(path) not in self.named:  # (a folder alone names none)
                         yield path
                     continue
+                path = os.path.join(top.path, name[:-1])
                 child = top.open(name[:-1], path)
                 if isinstance(child, GinlogError):
                     yield child
@@ -182,10 +184,11 @@ class _Folder:
     """A folder being walked: its path, its descriptor while a sub-folder may still be opened from it, and the
     names left to walk (sorted, last first; a folder's name ends with ``/``)."""
 
-    __slots__ = ("path", "fd", "names")
+    __slots__ = ("path", "prefix", "fd", "names")
 
     def __init__(self, path: str, fd: int | None, names: list[str]) -> None:
         self.path, self.fd, self.names = path, fd, names
+        self.prefix = os.path.join(path, "")  # what a file's name is put after
 
     def open(self, name: str, path: str) -> int | GinlogError:
         """Open the sub-folder ``name``: through this folder's descriptor, or by path once it is closed."""

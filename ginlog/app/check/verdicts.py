@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import collections
 import os
-import signal
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, Final, Generic, Protocol, TypeVar
 
@@ -102,12 +101,13 @@ class Verdict:
     def of(cls, report: MatchReport) -> Verdict:
         """The verdict of a report read under a policy (:class:`~ginlog.match.visitors.FinalState` or
         :meth:`~ginlog.match.visitors.Steps.report`)."""
+        errors, warnings = report.errors, report.warnings
         return cls(
             report.path,
-            tuple(e.to_dict() for e in report.errors),
+            tuple([e.to_dict() for e in errors]) if errors else (),
             report.errors_total,
             dict(report.errors_by_rule),
-            tuple(w.to_dict() for w in report.warnings),
+            tuple([w.to_dict() for w in warnings]) if warnings else (),
             report.warnings_total,
             dict(report.warnings_by_rule),
         )
@@ -302,6 +302,8 @@ class LocalPool:
 
 
 def _ignore_interrupts() -> None:
+    import signal  # (in a worker: the audit of one process never needs it)
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

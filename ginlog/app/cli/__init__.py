@@ -55,13 +55,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             from ginlog.app.cli.append import append_entries
 
             return append_entries(args[1], args[2:])
-        return build_app()(args=args, prog_name="ginlog", standalone_mode=False)  # type: ignore[no-any-return]
+        app = build_app(args[0] if args else None)  # the command named, alone (see app.build_app)
+        return app(args=args, prog_name="ginlog", standalone_mode=False)  # type: ignore[no-any-return]
 
     raise SystemExit(run(dispatch))
 
 
-def build_app() -> Any:
-    """Build the Typer app (imported only when a command other than the fast path runs)."""
+def build_app(only: str | None = None) -> Any:
+    """Build the Typer app (imported only when a command other than the fast path runs); ``only``: the command
+    named on the command line, registered alone (:func:`ginlog.app.cli.app.build_app`)."""
     from ginlog.app.cli.app import build_app as build
 
-    return build()
+    return build(only)

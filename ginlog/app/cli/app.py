@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import typer
 from typer._click import exceptions as click  # Typer's own click (0.26+ vendors it): its errors are these
@@ -20,7 +20,7 @@ from typer.core import TyperGroup
 
 from ginlog.app.shell.runner import ExitCode, command, interrupted, usage_line
 
-__all__ = ["build_app", "Group"]
+__all__ = ["build_app", "Group", "COMMANDS"]
 
 
 class Group(TyperGroup):
@@ -74,10 +74,44 @@ ROOT_HELP = (
 )
 
 
-def build_app() -> Any:
-    """The ``ginlog`` Typer app; each command wrapped by :func:`ginlog.app.shell.runner.command`."""
-    from ginlog.app.cli import check, data, imports, read, record, reference, serve
+#: Every command: its name, and the module of ``ginlog.app.cli`` and the function that are its body.
+COMMANDS: Final = (
+    ("new", "record", "new"),
+    ("play", "record", "play"),
+    ("record", "record", "record"),
+    ("undo", "record", "undo"),
+    ("repair", "record", "repair"),
+    ("seal", "record", "seal"),
+    ("show", "read", "show"),
+    ("replay", "read", "replay"),
+    ("score", "read", "score"),
+    ("validate", "check", "validate"),
+    ("audit", "check", "audit"),
+    ("schema", "reference", "schema"),
+    ("rules", "reference", "rules"),
+    ("samples", "reference", "samples"),
+    ("stats", "data", "stats"),
+    ("export", "data", "export"),
+    ("html", "data", "html"),
+    ("serve", "serve", "serve"),
+)
 
+
+def build_app(only: str | None = None) -> Any:
+    """The ``ginlog`` Typer app; each command wrapped by :func:`ginlog.app.shell.runner.command`.
+
+    ``only``, a command's name (``audit``, ``import``), registers that command alone: a command line that
+    names one is parsed by it and nothing else, so the other commands' modules are not imported nor their
+    parameters read (Typer reads every signature it is given, 15 ms of each start-up for all of them). Any
+    other ``only`` (an option, a typo, None) gives the whole app, whose help and "no such command" list
+    every command.
+    """
+    import importlib
+
+    from ginlog.app.cli import reference
+
+    names = {name for name, _module, _body in COMMANDS} | {"import"}
+    wanted = only if only in names else None
     app = typer.Typer(
         name="ginlog",
         cls=Group,
@@ -89,30 +123,15 @@ def build_app() -> Any:
         pretty_exceptions_enable=False,
     )
     app.callback()(reference.root)
-    for name, body in (
-        ("new", record.new),
-        ("play", record.play),
-        ("record", record.record),
-        ("undo", record.undo),
-        ("repair", record.repair),
-        ("seal", record.seal),
-        ("show", read.show),
-        ("replay", read.replay),
-        ("score", read.score),
-        ("validate", check.validate),
-        ("audit", check.audit),
-        ("schema", reference.schema),
-        ("rules", reference.rules),
-        ("samples", reference.samples),
-        ("stats", data.stats),
-        ("export", data.export),
-        ("html", data.html),
-        ("serve", serve.serve),
-    ):
-        app.command(name)(command(body))
-    # One command per registered importer, made when `ginlog import` is asked for them (cli.imports).
-    import_app = typer.Typer(cls=imports.ImportGroup, help="Import foreign game records.", no_args_is_help=True)
-    app.add_typer(import_app, name="import")
+    for name, module, body in COMMANDS:
+        if wanted is None or name == wanted:
+            app.command(name)(command(getattr(importlib.import_module(f"ginlog.app.cli.{module}"), body)))
+    if wanted is None or wanted == "import":
+        from ginlog.app.cli import imports
+
+        # One command per registered importer, made when `ginlog import` is asked for them (cli.imports).
+        import_app = typer.Typer(cls=imports.ImportGroup, help="Import foreign game records.", no_args_is_help=True)
+        app.add_typer(import_app, name="import")
     return app
 
 

@@ -249,7 +249,12 @@ def _audit_run(paths: list[str], run: Engine, summary: Summary, terminal: Termin
 
 
 def keyring_of(allowed_signers: str | None, players: str | None) -> AllowedSigners | None:
-    """The club's keys from ``--allowed-signers`` and ``--players``; a file that cannot be used is a usage slip."""
+    """The club's keys from ``--allowed-signers`` and ``--players``; a file that cannot be used is a usage slip.
+
+    None without either (and nothing of the seals' or the players' modules imported: most audits have neither).
+    """
+    if allowed_signers is None and players is None:
+        return None
     from ginlog.app.check.signers import load_allowed_signers
     from ginlog.app.data.players import NO_PLAYERS, load_players
     from ginlog.errors import GinlogError
@@ -280,12 +285,14 @@ def _print_audit(
             if (line := r.verdict.one_line()) is not None:
                 terminal.err(line)
         else:
-            problems, warnings = _file_lines(r, max_errors)
-            for line in problems:
-                terminal.err(line)
-            for line in warnings:
-                terminal.line(line, err=notes_on_err)
-            if r.sealed is not None:
+            v = r.verdict
+            if v.errors_total or v.warnings_total:  # (a file with nothing to say costs no lines to make)
+                problems, warnings = _file_lines(r, max_errors)
+                for line in problems:
+                    terminal.err(line)
+                for line in warnings:
+                    terminal.line(line, err=notes_on_err)
+            if r.seals and r.sealed is not None:
                 terminal.line(f"{r.path}: {r.sealed}", err=notes_on_err)
 
     with progress("auditing", total, console=err) as advance:
