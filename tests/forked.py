@@ -112,8 +112,10 @@ def _child(argv: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[s
             setattr(sys, f"__{name}__", None)
             continue
         tty = os.isatty(fd)
+        # newline="\n": a fresh interpreter's standard streams split lines at "\n" only (a "\r" read is kept).
         stream = io.TextIOWrapper(io.FileIO(fd, "r" if fd == 0 else "w", closefd=False), encoding="utf-8",
-                                  errors="backslashreplace" if fd == 2 else "strict", line_buffering=tty or fd == 2)
+                                  errors="backslashreplace" if fd == 2 else "strict", newline="\n",
+                                  line_buffering=tty or fd == 2)
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)  # what a fresh interpreter's would be too
     sys.argv = list(argv)

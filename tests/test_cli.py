@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 import pytest
 
+import ptys
 from forked import can_fork, run_forked
 from typer.testing import CliRunner
 
@@ -980,31 +981,8 @@ def test_no_ansi_when_not_a_terminal(app: Any, friday: Path, club: Path) -> None
 
 def test_no_colour_with_no_color_on_a_terminal(club: Path) -> None:
     """On a real terminal with NO_COLOR set: no colour codes (bold and dim are not colour)."""
-    pty = pytest.importorskip("pty")
-    if not GINLOG.exists():
-        pytest.skip(f"no console script at {GINLOG}")
-    try:
-        master, slave = pty.openpty()
-    except OSError as exc:  # pragma: no cover
-        pytest.skip(f"no pseudo-terminal: {exc}")
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "CLICOLOR_FORCE")}
-    env.update(NO_COLOR="1", TERM="xterm-256color", COLUMNS="100")
-    try:
-        proc = subprocess.run([sys.executable, str(GINLOG), "audit", str(club)], stdin=slave, stdout=slave,
-                              stderr=slave, env=env, timeout=60)
-    finally:
-        os.close(slave)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(master)
+    code, out = ptys.on_a_pty("audit", club, env=ptys.terminal_env(NO_COLOR="1", COLUMNS="100"), echo=True)
     text = out.decode(errors="replace")
-    assert proc.returncode == 1
+    assert code == 1
     assert "Audit" in text and "Traceback" not in text
     assert not COLOUR_SGR.search(text), sorted(set(re.findall(r"\x1b\[[0-9;]*m", text)))
