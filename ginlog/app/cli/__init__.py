@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from ginlog.app.shell.runner import ExitCode, prepare_streams, run
 
-__all__ = ["main", "build_app", "plain_play", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
+__all__ = ["main", "build_app", "command", "plain_play", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = ExitCode.OK, ExitCode.INVALID, ExitCode.USAGE
 
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             from ginlog.app.cli.append import append_entries
 
             return append_entries(args[1], args[2:])
-        return build_app()(args=args, prog_name="ginlog", standalone_mode=False)  # type: ignore[no-any-return]
+        return command().main(args=args, prog_name="ginlog", standalone_mode=False)  # type: ignore[no-any-return]
 
     raise SystemExit(run(dispatch))
 
@@ -65,3 +66,19 @@ def build_app() -> Any:
     from ginlog.app.cli.app import build_app as build
 
     return build()
+
+
+@cache
+def command() -> Any:
+    """The app as the click command Typer makes of it, made once per process.
+
+    *Why once:* Typer makes the click command from the commands' signatures every time the app is called (about
+    20 ms of CPU, twice that in a forked child, whose every page it touches is a copy), and the executable calls
+    it once, so for a user this changes nothing. A process that runs ``ginlog`` many times, as the tests do in
+    process and in children forked from a process that has made it already (``tests/forked.py``), makes it once.
+    Calling the command is what calling the Typer app does: Typer's own wrapper only installs its exception hook,
+    which with ``pretty_exceptions_enable=False`` is Python's.
+    """
+    import typer.main
+
+    return typer.main.get_command(build_app())
