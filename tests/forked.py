@@ -5,13 +5,15 @@ streams, environment, folder and exit status, without paying the interpreter's s
 (the interpreter, attrs, cattrs, Typer, rich), most of the default run's budget. A fork of this process,
 which has imported all of that already, costs a few milliseconds. What a fresh interpreter would see
 differently falls back to a real subprocess: interpreter flags (``-X importtime``), an environment that the
-interpreter reads only at start (``PYTHON*``, the locale), or other threads alive in this process (a browser
-session: a fork copies one thread only). The child's CPU is the test process's child's, so the printed
+interpreter reads only at start (``PYTHON*``, the locale; but ``PYTHONIOENCODING``, which the child applies to
+its standard streams as the interpreter does), or other threads alive in this process (a browser session: a
+fork copies one thread only). The child's CPU is the test process's child's, so the printed
 budget counts it as before.
 """
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import signal
@@ -33,7 +35,7 @@ def can_fork(env: Mapping[str, str]) -> bool:
     if threading.active_count() != 1 or not hasattr(os, "fork"):
         return False
     for key in set(env) ^ set(os.environ) | {k for k in env if env.get(k) != os.environ.get(k)}:
-        if key.startswith(_START_ONLY):
+        if key.startswith(_START_ONLY) and key not in _HONOURED:
             return False
     return True
 
@@ -77,7 +79,15 @@ def spawn_forked(argv: Sequence[str], *, stdin: int, stdout: int, stderr: int, e
     """Start ``ginlog ARGV`` in a forked child whose standard streams are these descriptors (a pipe, a file, a
     pseudo-terminal's end); ``close``: descriptors the child must not keep (the parent's ends); ``prepare``: run
     in the child once its descriptors are in place (a new session, a standard stream closed, a clock faked)."""
-    pid = os.fork()
+    _warm()
+    gc.freeze()  # the child's collector never walks this process's objects (see _warm); this one's, at once again
+    try:
+        pid = os.fork()
+    except BaseException:
+        gc.unfreeze()
+        raise
+    if pid != 0:
+        gc.unfreeze()
     if pid == 0:  # pragma: no cover - the child
         code = 1
         try:
@@ -132,8 +142,8 @@ def _child(argv: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[s
             continue
         tty = os.isatty(fd)
         # newline="\n": a fresh interpreter's standard streams split lines at "\n" only (a "\r" read is kept).
-        stream = io.TextIOWrapper(io.FileIO(fd, "r" if fd == 0 else "w", closefd=False), encoding="utf-8",
-                                  errors="backslashreplace" if fd == 2 else "strict", newline="\n",
+        stream = io.TextIOWrapper(io.FileIO(fd, "r" if fd == 0 else "w", closefd=False), encoding=encoding or "utf-8",
+                                  errors="backslashreplace" if fd == 2 else errors or "strict", newline="\n",
                                   line_buffering=tty or fd == 2)
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)  # what a fresh interpreter's would be too

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -26,7 +27,7 @@ import pytest
 
 from forked import can_fork, spawn_forked
 
-__all__ = ["GINLOG", "FORCING", "Child", "terminal_env", "opened", "read_terminal", "start", "on_a_pty"]
+__all__ = ["GINLOG", "FORCING", "Child", "terminal_env", "opened", "read_terminal", "start", "started", "on_a_pty"]
 
 GINLOG = Path(sys.executable).parent / "ginlog"
 #: What would force colour on or off whatever the stream is: a terminal test says what it wants itself.
@@ -100,16 +101,43 @@ def read_terminal(master: int, *, child: Child | None = None, until: Callable[[b
 
 
 def start(args: tuple[object, ...] | list[object], *, stdin: int, stdout: int, stderr: int, env: Mapping[str, str],
-          cwd: Path | None = None, close: tuple[int, ...] = (), fresh: bool = False) -> Child:
+          cwd: Path | None = None, close: tuple[int, ...] = (), fresh: bool = False,
+          prepare: Callable[[], None] | None = None) -> Child:
     """``ginlog ARGS`` with these descriptors as its standard streams: forked where it can be (``fresh``: never),
     else a fresh interpreter. ``close``: this process's descriptors the child must not hold (the master end, a
-    pipe's writing end), so that the child's exit is the end of what the terminal reads."""
+    pipe's writing end), so that the child's exit is the end of what the terminal reads. ``prepare``: run in
+    the child once its standard streams are in place, before ``ginlog`` starts."""
     if not GINLOG.exists():
         pytest.skip(f"no console script at {GINLOG}")
     argv = [str(GINLOG), *map(str, args)]
     if not fresh and can_fork(env):
-        return spawn_forked(argv, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, close=close)
-    return subprocess.Popen([sys.executable, *argv], stdin=stdin, stdout=stdout, stderr=stderr, env=dict(env), cwd=cwd)
+        return spawn_forked(argv, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, close=close,
+                            prepare=prepare)
+    return subprocess.Popen([sys.executable, *argv], stdin=stdin, stdout=stdout, stderr=stderr, env=dict(env), cwd=cwd,
+                            preexec_fn=prepare)
+
+
+def started(*args: object, env: Mapping[str, str], rows: int = 30, cols: int = 100) -> tuple[Child, int]:
+    """``ginlog ARGS`` as a terminal emulator starts a program: in a session of its own, whose controlling terminal
+    is a new pseudo-terminal of ``rows`` by ``cols`` (so Ctrl-C typed there is the terminal's, and the size is
+    what the program asks for). The child, and the master end, to read and type at (``pexpect.fdpexpect``)."""
+    fcntl = pytest.importorskip("fcntl")
+    termios = pytest.importorskip("termios")
+    master, slave = opened()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+    def session() -> None:  # in the child, the terminal at 0, 1 and 2
+        os.setsid()
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    try:
+        child = start(args, stdin=slave, stdout=slave, stderr=slave, env=env, close=(master,), prepare=session)
+    except BaseException:
+        os.close(master)
+        raise
+    finally:
+        os.close(slave)
+    return child, master
 
 
 def on_a_pty(*args: object, env: Mapping[str, str] | None = None, typed: bytes = b"", piped: bytes | None = None,
