@@ -175,12 +175,14 @@ def _child(argv: Sequence[str], env: Mapping[str, str], cwd: str | os.PathLike[s
 
 
 def run_forked(argv: Sequence[str], *, input: bytes | None, env: Mapping[str, str], cwd: str | os.PathLike[str] | None,
-               timeout: float) -> subprocess.CompletedProcess[bytes]:
-    """Run ``ginlog ARGV`` (``argv[0]`` is the script) in a forked child; its status and captured bytes."""
+               timeout: float, prepare: Callable[[], None] | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run ``ginlog ARGV`` (``argv[0]`` is the script) in a forked child; its status and captured bytes.
+    ``prepare``: as :func:`spawn_forked`'s (a standard stream closed: ``lambda: os.close(0)``)."""
     in_r, in_w = os.pipe()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
-    child = spawn_forked(argv, stdin=in_r, stdout=out_w, stderr=err_w, env=env, cwd=cwd, close=(in_w, out_r, err_r))
+    child = spawn_forked(argv, stdin=in_r, stdout=out_w, stderr=err_w, env=env, cwd=cwd, close=(in_w, out_r, err_r),
+                         prepare=prepare)
     for fd in (in_r, out_w, err_w):
         os.close(fd)
     chunks: dict[int, list[bytes]] = {out_r: [], err_r: []}

@@ -19,7 +19,7 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -36,6 +36,9 @@ FORCING = ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE", "TTY_I
 
 class Child(Protocol):
     """What the loop needs of a running ``ginlog``: a :class:`subprocess.Popen` or a :class:`forked.Forked`."""
+
+    @property
+    def pid(self) -> int: ...
 
     @property
     def returncode(self) -> int | None: ...
@@ -100,7 +103,7 @@ def read_terminal(master: int, *, child: Child | None = None, until: Callable[[b
     return bytes(seen)
 
 
-def start(args: tuple[object, ...] | list[object], *, stdin: int, stdout: int, stderr: int, env: Mapping[str, str],
+def start(args: Sequence[object], *, stdin: int, stdout: int, stderr: int, env: Mapping[str, str],
           cwd: Path | None = None, close: tuple[int, ...] = (), fresh: bool = False,
           prepare: Callable[[], None] | None = None) -> Child:
     """``ginlog ARGS`` with these descriptors as its standard streams: forked where it can be (``fresh``: never),
