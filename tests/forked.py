@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["can_fork", "run_forked", "spawn_forked", "Forked"]
+__all__ = ["can_fork", "run_forked", "spawn_forked", "fake_clock", "Forked"]
 
 _START_ONLY = ("PYTHON", "LC_", "LANG")
 #: Of those, what the child does as a fresh interpreter would (:func:`_child`): the standard streams' encoding.
@@ -105,6 +105,26 @@ def spawn_forked(argv: Sequence[str], *, stdin: int, stdout: int, stderr: int, e
         finally:
             os._exit(code)
     return Forked(pid, argv)
+
+
+def fake_clock(ns: int) -> None:
+    """In a forked child: ``time.time_ns`` reads ``ns``, also where ginlog's modules (imported before the fork) hold
+    the real one, as a name or a default argument; what a fresh process whose clock reads ``ns`` sees."""
+    real = time.time_ns
+
+    def fake() -> int:
+        return ns
+
+    time.time_ns = fake
+    for name, mod in list(sys.modules.items()):
+        if name.split(".")[0] != "ginlog":
+            continue
+        for attr, value in list(vars(mod).items()):
+            if value is real:
+                setattr(mod, attr, fake)
+            elif callable(value) and getattr(value, "__defaults__", None):
+                if any(d is real for d in value.__defaults__):
+                    value.__defaults__ = tuple(fake if d is real else d for d in value.__defaults__)
 
 
 def _warm() -> None:
