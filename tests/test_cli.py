@@ -31,7 +31,7 @@ from typer.testing import CliRunner, Result
 
 from ginlog import __version__
 from ginlog.log import events as E
-from ginlog.app.cli import command
+from ginlog.app.cli import command, main
 from ginlog.match.reading import read_match
 from ginlog.match.session import MatchSession
 from ginlog.play.reducer import fold
@@ -237,6 +237,29 @@ def sim_standard() -> list[E.Event]:
 
 # ---------------------------------------------------------------------------
 # --version, --help
+
+
+def test_main_runs_the_command_made_once(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``main()`` runs the click command made once per process (``ginlog.app.cli.command``), not one that Typer
+    makes again at every call: what lets a forked child of a warm process skip it (tests/forked.py)."""
+    made: list[Any] = []
+    real = typer.main.get_command
+
+    def counted(typer_app: Any) -> Any:
+        made.append(typer_app)
+        return real(typer_app)
+
+    monkeypatch.setattr(typer.main, "get_command", counted)
+    command.cache_clear()
+    try:
+        for _ in range(2):
+            with pytest.raises(SystemExit) as exc:
+                main(["--version"])
+            assert exc.value.code == 0
+    finally:
+        command.cache_clear()
+    assert capsys.readouterr().out == f"ginlog {__version__}\n" * 2
+    assert len(made) == 1
 
 
 def test_version(app: Any) -> None:
