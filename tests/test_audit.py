@@ -18,11 +18,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import ptys
 from forked import can_fork, run_forked
 
 from ginlog.errors import GinlogError
@@ -345,19 +348,25 @@ def test_ctrl_c_during_audit_jobs_is_one_line_and_130(tmp_path: Path, match: Pat
     club.mkdir()
     for i in range(400):
         shutil.copy(match, club / f"m{i:03}.jsonl")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "ginlog.app.cli", "audit", str(club), "--jobs", "2", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-    )
-    assert proc.stdout is not None
-    proc.stdout.read(200)  # the audit is under way: files are coming out
-    os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C at a terminal: the whole process group
-    try:
-        _out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail("audit --jobs did not stop on Ctrl-C")
-    assert proc.returncode == 130 and err.decode() == "ginlog: interrupted\n", err.decode()[-2000:]
+    null = os.open(os.devnull, os.O_RDONLY)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        # a session of its own (the group Ctrl-C signals, workers and all); forked where it can be (tests/forked.py)
+        proc = ptys.start(["audit", club, "--jobs", "2", "--json"], stdin=null, stdout=out.fileno(),
+                          stderr=err.fileno(), env=dict(os.environ), prepare=os.setsid)
+        os.close(null)
+        deadline = time.monotonic() + 60
+        while os.fstat(out.fileno()).st_size < 200 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the audit is under way: files are coming out
+        os.killpg(proc.pid, signal.SIGINT)  # as Ctrl-C at a terminal: the whole process group
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            pytest.fail("audit --jobs did not stop on Ctrl-C")
+        err.seek(0)
+        said = err.read().decode()
+    assert code == 130 and said == "ginlog: interrupted\n", said[-2000:]
 
 
 # --------------------------------------------------------------------------- --anchor

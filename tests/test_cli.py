@@ -16,19 +16,22 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+import typer
+import typer.main
 
+import ptys
 from forked import can_fork, run_forked
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from ginlog import __version__
 from ginlog.log import events as E
-from ginlog.app.cli import build_app
+from ginlog.app.cli import command, main
 from ginlog.match.reading import read_match
 from ginlog.match.session import MatchSession
 from ginlog.play.reducer import fold
@@ -62,12 +65,47 @@ COLOUR_SGR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:
 
 @pytest.fixture(scope="module")
 def app() -> Any:
-    return build_app()
+    """The command line as the click command ``main()`` runs, made once per process (``ginlog.app.cli.command``)."""
+    return command()
+
+
+def invoke(app: Any, args: Sequence[str], *, input: str | bytes | None = None,
+           env: Mapping[str, str | None] | None = None) -> Result:
+    """Typer's ``CliRunner().invoke(app, args)``, on a click command as well as on a Typer app.
+
+    *Why:* given the Typer app, the runner makes the click command of it again at every call (Typer reads every
+    command's signature: about 20 ms of CPU, and the default run made 436 of them); given the command that
+    ``main()`` runs (the ``app`` fixture), it runs it as it is. The same isolation (standard streams, input,
+    environment), exit status and exception as the runner's own ``invoke``.
+    """
+    if isinstance(app, typer.Typer):
+        app = typer.main.get_command(app)
+    runner = CliRunner()
+    exception: BaseException | None = None
+    exc_info: Any = None
+    code = 0
+    with runner.isolation(input=input, env=env) as (out, err, both):
+        try:
+            app.main(args=list(args), prog_name=app.name or "root")
+        except SystemExit as exc:
+            status = 0 if exc.code is None else exc.code
+            if not isinstance(status, int):
+                sys.stdout.write(f"{status}\n")
+                status = 1
+            code, exception = status, (exc if status != 0 else None)
+        except Exception as exc:
+            code, exception, exc_info = 1, exc, sys.exc_info()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            stdout, stderr, output = out.getvalue(), err.getvalue(), both.getvalue()
+    return Result(runner=runner, stdout_bytes=stdout, stderr_bytes=stderr, output_bytes=output, return_value=None,
+                  exit_code=code, exception=exception, exc_info=exc_info)
 
 
 def run(app: Any, *args: object, input: str | None = None, env: dict[str, str] | None = None) -> Any:
-    """Invoke the Typer app in process; a Python exception (not SystemExit) is a failure."""
-    result = CliRunner().invoke(app, [str(a) for a in args], input=input, env=env)
+    """Invoke the command line in process (:func:`invoke`); a Python exception (not SystemExit) is a failure."""
+    result = invoke(app, [str(a) for a in args], input=input, env=env)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"ginlog {' '.join(map(str, args))} raised {result.exception!r}") from result.exception
     assert "Traceback" not in result.output
@@ -201,6 +239,29 @@ def sim_standard() -> list[E.Event]:
 # --version, --help
 
 
+def test_main_runs_the_command_made_once(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``main()`` runs the click command made once per process (``ginlog.app.cli.command``), not one that Typer
+    makes again at every call: what lets a forked child of a warm process skip it (tests/forked.py)."""
+    made: list[Any] = []
+    real = typer.main.get_command
+
+    def counted(typer_app: Any) -> Any:
+        made.append(typer_app)
+        return real(typer_app)
+
+    monkeypatch.setattr(typer.main, "get_command", counted)
+    command.cache_clear()
+    try:
+        for _ in range(2):
+            with pytest.raises(SystemExit) as exc:
+                main(["--version"])
+            assert exc.value.code == 0
+    finally:
+        command.cache_clear()
+    assert capsys.readouterr().out == f"ginlog {__version__}\n" * 2
+    assert len(made) == 1
+
+
 def test_version(app: Any) -> None:
     r = run(app, "--version")
     assert r.exit_code == 0
@@ -210,8 +271,6 @@ def test_version(app: Any) -> None:
 
 
 def _leaf_commands(app: Any) -> list[list[str]]:
-    import typer.main
-
     out: list[list[str]] = []
 
     def walk(cmd: Any, path: list[str]) -> None:
@@ -222,7 +281,7 @@ def _leaf_commands(app: Any) -> list[list[str]]:
         else:
             out.append(path)
 
-    walk(typer.main.get_command(app), [])
+    walk(app, [])
     return out
 
 
@@ -797,7 +856,7 @@ def test_validate_lists_every_problem(app: Any, tmp_path: Path, friday: Path) ->
 def test_a_line_without_seq_is_an_error_not_a_crash(app: Any, tmp_path: Path, command: str) -> None:
     path = tmp_path / "noseq.jsonl"
     path.write_bytes(b"{}\n")
-    r = CliRunner().invoke(app, [command, str(path)])
+    r = invoke(app, [command, str(path)])
     assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
     assert r.exit_code == 1
     assert "[seq]" in r.stderr
@@ -980,31 +1039,8 @@ def test_no_ansi_when_not_a_terminal(app: Any, friday: Path, club: Path) -> None
 
 def test_no_colour_with_no_color_on_a_terminal(club: Path) -> None:
     """On a real terminal with NO_COLOR set: no colour codes (bold and dim are not colour)."""
-    pty = pytest.importorskip("pty")
-    if not GINLOG.exists():
-        pytest.skip(f"no console script at {GINLOG}")
-    try:
-        master, slave = pty.openpty()
-    except OSError as exc:  # pragma: no cover
-        pytest.skip(f"no pseudo-terminal: {exc}")
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "CLICOLOR_FORCE")}
-    env.update(NO_COLOR="1", TERM="xterm-256color", COLUMNS="100")
-    try:
-        proc = subprocess.run([sys.executable, str(GINLOG), "audit", str(club)], stdin=slave, stdout=slave,
-                              stderr=slave, env=env, timeout=60)
-    finally:
-        os.close(slave)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(master)
+    code, out = ptys.on_a_pty("audit", club, env=ptys.terminal_env(NO_COLOR="1", COLUMNS="100"), echo=True)
     text = out.decode(errors="replace")
-    assert proc.returncode == 1
+    assert code == 1
     assert "Audit" in text and "Traceback" not in text
     assert not COLOUR_SGR.search(text), sorted(set(re.findall(r"\x1b\[[0-9;]*m", text)))

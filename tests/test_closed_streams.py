@@ -10,13 +10,20 @@ from pathlib import Path
 
 import pytest
 
+from forked import can_fork, run_forked
 from test_cli import GINLOG, HAND, exe
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_games" / "standard-match.jsonl"
 
 
 def closed(fd: int, *args: object) -> subprocess.CompletedProcess[str]:
-    """Run ``ginlog ARGS`` with descriptor ``fd`` closed in the child, output captured on the others."""
+    """Run ``ginlog ARGS`` with descriptor ``fd`` closed in the child, output captured on the others (forked where
+    it can be: tests/forked.py, whose child sees a closed stream as a fresh interpreter does, as None)."""
+    env = dict(os.environ)
+    if can_fork(env):
+        got = run_forked([str(GINLOG), *map(str, args)], input=b"", env=env, cwd=None, timeout=120,
+                         prepare=lambda: os.close(fd))
+        return subprocess.CompletedProcess(got.args, got.returncode, got.stdout.decode(), got.stderr.decode())
     keep = subprocess.PIPE
     return subprocess.run(
         [sys.executable, str(GINLOG), *map(str, args)], stdout=None if fd == 1 else keep,

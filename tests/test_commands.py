@@ -9,21 +9,15 @@ prompt and Ctrl-C.
 
 from __future__ import annotations
 
-import os
 import re
-import select
 import shutil
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from forked import Forked, can_fork, spawn_forked
-from test_cli import GINLOG, HAND, TO_DISCARD, app, new_file, run  # noqa: F401 - app: a fixture
+import ptys
+from test_cli import HAND, TO_DISCARD, app, new_file, run  # noqa: F401 - app: a fixture
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"  # a link to ginlog/samples
@@ -198,56 +192,13 @@ def test_repair_of_a_tampered_file_points_to_validate(app: Any, tmp_path: Path) 
 
 def on_a_pty(*args: object, typed: bytes = b"", piped: bytes | None = None, ready: bytes | None = None,
              interrupt: bool = False) -> tuple[int, str]:
-    """Run ``ginlog ARGS`` with its output on a pseudo-terminal, forked where it can be (tests/forked.py): standard
+    """Run ``ginlog ARGS`` with its output on a pseudo-terminal (``tests/ptys.py``, forked where it can be): standard
     input the terminal too (``typed`` is typed there, echo off), or a pipe holding ``piped``. With ``interrupt``,
     a moment after ``ready`` is in the output (or after a moment), SIGINT as Ctrl-C sends it. The exit code and
     the output."""
-    pty = pytest.importorskip("pty")
-    termios = pytest.importorskip("termios")
-    if not GINLOG.exists():
-        pytest.skip(f"no console script at {GINLOG}")
-    master, slave = pty.openpty()
-    mode = termios.tcgetattr(slave)
-    mode[3] &= ~termios.ECHO
-    termios.tcsetattr(slave, termios.TCSANOW, mode)
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE")}
-    env.update(TERM="xterm-256color", COLUMNS="120")
-    argv = [str(GINLOG), *map(str, args)]
-    feed_r, feed_w = os.pipe() if piped is not None else (slave, -1)
-    proc: subprocess.Popen[bytes] | Forked
-    if can_fork(env):
-        proc = spawn_forked(argv, stdin=feed_r, stdout=slave, stderr=slave, env=env, cwd=None,
-                            close=tuple(fd for fd in (master, feed_w) if fd >= 0))
-    else:
-        proc = subprocess.Popen([sys.executable, *argv], stdin=feed_r, stdout=slave, stderr=slave, env=env)
-    os.close(slave)
-    if piped is not None:
-        os.close(feed_r)
-        os.write(feed_w, piped)
-        os.close(feed_w)
-    os.write(master, typed)
-    out = b""
-    deadline = time.monotonic() + 30
-    waiting = interrupt
-    started = time.monotonic()
-    while time.monotonic() < deadline:
-        if waiting and ready is not None and ready in out:
-            ready, started = None, time.monotonic()  # the prompt is out: a moment more for the read to begin
-        if waiting and ready is None and time.monotonic() - started > 0.3:
-            proc.send_signal(signal.SIGINT)
-            waiting = False
-        if select.select([master], [], [], 0.05)[0]:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        elif proc.poll() is not None:
-            break
-    os.close(master)
-    return proc.wait(timeout=30), out.decode("utf-8", "replace").replace("\r\n", "\n")
+    code, out = ptys.on_a_pty(*args, env=ptys.terminal_env(COLUMNS="120"), typed=typed, piped=piped, ready=ready,
+                              interrupt=interrupt, timeout=30)
+    return code, out.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 def test_ctrl_c_is_one_line_and_130(friday: Path, tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
 
 from data_matches import EPOCH, corpus, encode_match
+from test_cli import exe
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
@@ -27,10 +28,7 @@ def test_audit_json_is_what_the_command_prints(tmp_path: Path) -> None:
     """The streamed ``audit --json`` is the JSON of each file's verdict, in the walk's order, and their summary."""
     made, bad = corpus(tmp_path / "games")
     paths = [str(tmp_path / "games"), str(SAMPLES), str(tmp_path / "missing.jsonl")]
-    proc = subprocess.run(
-        [sys.executable, "-m", "ginlog.app.cli", "audit", "--json", *paths],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, check=False,
-    )
+    proc = exe("audit", "--json", *paths, cwd=ROOT)  # the executable, forked where it can be (tests/forked.py)
     assert proc.returncode == 1, proc.stderr
     whole = json.loads(proc.stdout)
     assert list(whole) == ["files", "summary"]  # the summary after the files: nothing held until the end

@@ -18,7 +18,7 @@ from ginlog.game.rules import preset
 from ginlog.play.reducer import fold
 from ginlog.play.simulate import simulate_match
 
-from test_cli import HAND, exe
+from test_cli import HAND, exe, invoke
 
 NAMES = ("=HYPERLINK(1)", "@Bo")
 
@@ -146,10 +146,9 @@ def test_an_unknown_format_is_refused_not_written_as_another() -> None:
 
 
 def test_the_export_command_lists_the_registered_formats() -> None:
-    from typer.testing import CliRunner
 
-    from ginlog.app.cli import build_app
+    from ginlog.app.cli import command
 
-    result = CliRunner().invoke(build_app(), ["export", "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    result = invoke(command(), ["export", "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
     assert all(name in result.output for name in FORMATS), result.output
     assert formats_help() in " ".join(result.output.split())

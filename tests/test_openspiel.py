@@ -12,16 +12,17 @@ from pathlib import Path
 import attrs
 import pytest
 from typing import Any
-from typer.testing import CliRunner
 
 from ginlog.app.check.audit import audit_file
-from ginlog.app.cli import build_app
+from ginlog.app.cli import command
 from ginlog.errors import GinlogError
 from ginlog.log.events import MatchStarted
 from ginlog.match.reading import read_match
 from ginlog.app.importers.openspiel import MELDS, RANGES, SUPPORTED, import_file, parse_record, record_events
 from ginlog.play.reducer import fold
 from ginlog.app.views.match import hand_summary, score_json
+
+from test_cli import invoke
 
 DATA = Path(__file__).parent / "data" / "openspiel"
 RECORDS = DATA / "records"
@@ -183,23 +184,22 @@ def test_cli_import_and_audit_a_folder(tmp_path: Path) -> None:
         (src / n).write_text((RECORDS / n).read_text())
     (src / "broken.txt").write_text(_header() + "1\n2\n")
     out = tmp_path / "out"
-    runner = CliRunner()
-    res = runner.invoke(build_app(), ["import", "openspiel", str(src), "-o", str(out)])
+    res = invoke(command(), ["import", "openspiel", str(src), "-o", str(out)])
     assert res.exit_code == 1  # one record failed; the others went on
     assert "imported 12 record(s)" in res.stdout and "1 failed" in res.stdout
     assert "broken.txt" in res.stderr and "Traceback" not in res.output
     assert sorted(p.name for p in out.iterdir()) == sorted(Path(n).stem + ".jsonl" for n in names)
-    res = runner.invoke(build_app(), ["audit", str(out)])
+    res = invoke(command(), ["audit", str(out)])
     assert res.exit_code == 0, res.output
     assert "Files" in res.stdout and "12" in res.stdout
-    res = runner.invoke(build_app(), ["audit", str(out), "--json"])
+    res = invoke(command(), ["audit", str(out), "--json"])
     summary = json.loads(res.stdout)["summary"]
     assert summary["files"] == summary["ok"] == summary["finished"] == 12
     # How the hands ended, as OpenSpiel's returns say: a void scores 0 for both.
     voids = sum(1 for n in names if RETURNS[n]["returns"] == [0, 0] and not {"tie"} & set(RETURNS[n]["tags"]))
     assert summary["outcomes"].get("void", 0) == voids
     assert sum(summary["outcomes"].values()) == 12
-    res = runner.invoke(build_app(), ["score", str(out / (Path(names[0]).stem + ".jsonl")), "--json"])
+    res = invoke(command(), ["score", str(out / (Path(names[0]).stem + ".jsonl")), "--json"])
     assert json.loads(res.stdout)["hands"][0]["net"]["P0"] == RETURNS[names[0]]["returns"][0]
 
 
@@ -209,19 +209,19 @@ def test_a_hand_that_scores_nothing_names_no_winner_in_any_view(name: str, tmp_p
     returns 0 and 0. score, score --json, export, stats and the page all say nobody won (it said "gin, winner P0")."""
     assert RETURNS[name]["returns"] == [0, 0]
     out = import_file(RECORDS / name, tmp_path)
-    app, runner = build_app(), CliRunner()
-    sheet = json.loads(runner.invoke(app, ["score", str(out), "--json"]).stdout)
+    app = command()
+    sheet = json.loads(invoke(app, ["score", str(out), "--json"]).stdout)
     (hand,) = sheet["hands"]
     assert (hand["outcome"], hand["out"], hand["winner"], hand["points"], sheet["winner"]) == ("gin", "P0", None, 0, None)
-    text = runner.invoke(app, ["score", str(out)]).stdout
+    text = invoke(app, ["score", str(out)]).stdout
     assert "gin, nobody scores" in text and "P0 +0" not in text
-    rows = list(csv.DictReader(io.StringIO(runner.invoke(app, ["export", str(out)]).stdout)))
+    rows = list(csv.DictReader(io.StringIO(invoke(app, ["export", str(out)]).stdout)))
     assert [(r["how"], r["outcome"], r["out"], r["winner"], r["points"]) for r in rows] == [("gin", "gin", "P0", "", "0")]
-    players = {p["name"]: p for p in json.loads(runner.invoke(app, ["stats", str(out), "--json"]).stdout)["players"]}
+    players = {p["name"]: p for p in json.loads(invoke(app, ["stats", str(out), "--json"]).stdout)["players"]}
     assert players["P0"]["hands_won"] == players["P1"]["hands_won"] == 0
     assert players["P0"]["matches_won"] == 0 and players["P0"]["rated_matches"] == 0
     page = tmp_path / "page.html"
-    assert runner.invoke(app, ["html", str(out), "-o", str(page)]).exit_code == 0
+    assert invoke(app, ["html", str(out), "-o", str(page)]).exit_code == 0
     assert '"winner":null' in page.read_text() and '"winner":"P0"' not in page.read_text()
     assert "nobody scores (it scores 0)" in show_summary(out)
 
@@ -232,7 +232,7 @@ def test_the_supported_ranges_are_the_ones_read_and_stated(key: str, bounds: tup
     record at each bound reads while one just outside is refused with one line naming the parameter and the range."""
     lo, hi = bounds
     stated = f"{key} {lo} to {hi}"
-    help_text = " ".join(CliRunner().invoke(build_app(), ["import", "openspiel", "--help"]).stdout.split())
+    help_text = " ".join(invoke(command(), ["import", "openspiel", "--help"]).stdout.split())
     assert stated in help_text and stated in " ".join(SUPPORTED.split())
     root = Path(__file__).parent.parent
     row = next(ln for ln in (root / "README.md").read_text().splitlines() if "ginlog import openspiel" in ln)
@@ -249,7 +249,7 @@ def test_the_supported_ranges_are_the_ones_read_and_stated(key: str, bounds: tup
 
 @pytest.mark.parametrize("key", ["hand_size", "num_ranks", "num_suits"])
 def test_only_the_standard_deck_is_read_and_that_is_stated(key: str) -> None:
-    help_text = " ".join(CliRunner().invoke(build_app(), ["import", "openspiel", "--help"]).stdout.split())
+    help_text = " ".join(invoke(command(), ["import", "openspiel", "--help"]).stdout.split())
     assert key in help_text and "10, 13, 4" in help_text
     with pytest.raises(GinlogError) as info:
         parse_record(_header(f"gin_rummy({key}=7)") + "1\n", "bad.txt")
@@ -298,7 +298,7 @@ def test_cli_import_to_an_output_that_cannot_be_a_folder(tmp_path: Path, where: 
     written is in export and html), not a traceback."""
     (tmp_path / "a-file").write_text("x")
     out = tmp_path / where
-    res = CliRunner().invoke(build_app(), ["import", "openspiel", str(RECORDS / "default-050.txt"), "-o", str(out)])
+    res = invoke(command(), ["import", "openspiel", str(RECORDS / "default-050.txt"), "-o", str(out)])
     assert res.exit_code == 2, res.output
     assert res.exception is None or isinstance(res.exception, SystemExit)
     assert res.stderr.splitlines() == [res.stderr.strip()] and str(out) in res.stderr and "[file]" in res.stderr

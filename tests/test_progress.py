@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import subprocess
 import sys
 import tempfile
-import time
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from forked import Forked, can_fork, spawn_forked
+import ptys
+from forked import can_fork, run_forked
 
 from ginlog.game.rules import preset
 from ginlog.play.simulate import simulate_match
@@ -56,59 +55,34 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
-    env.update(TERM="xterm-256color", COLUMNS="100", LINES="30")
-    return env
+    return ptys.terminal_env(COLUMNS="100", LINES="30")
 
 
 def on_a_terminal(args: list[str], cwd: Path, stdout_too: bool = False) -> tuple[int, bytes, bytes]:
     """Run ``ginlog ARGS`` with standard error on a pseudo-terminal: (exit status, standard output, what the terminal got).
 
-    ``stdout_too``: standard output on the terminal as well (then the second item is empty).
+    ``stdout_too``: standard output on the terminal as well (then the second item is empty). Standard input is
+    the null device.
     """
-    pty = pytest.importorskip("pty")
-    master, slave = pty.openpty()
-    seen = bytearray()
     with tempfile.TemporaryFile() as out:
-        env = _env()
-        proc: subprocess.Popen[bytes] | Forked
-        if can_fork(env):  # the same main(), without the interpreter's start (tests/forked.py)
-            null = os.open(os.devnull, os.O_RDONLY)
-            proc = spawn_forked([str(GINLOG), *args], stdin=null, stdout=slave if stdout_too else out.fileno(),
-                                stderr=slave, env=env, cwd=cwd, close=(master,))
-            os.close(null)
-        else:
-            proc = subprocess.Popen([sys.executable, str(GINLOG), *args], stdin=subprocess.DEVNULL,
-                                    stdout=slave if stdout_too else out, stderr=slave, env=env, cwd=cwd)
-        os.close(slave)
-        deadline = time.monotonic() + TIMEOUT
+        null = os.open(os.devnull, os.O_RDONLY)
         try:
-            while True:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"ginlog {' '.join(args)} still running after {TIMEOUT:.0f} s on a terminal")
-                ready, _w, _x = select.select([master], [], [], 0.2)
-                if not ready:
-                    continue
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:  # EIO: every holder of the terminal's other end has closed it
-                    break
-                if not chunk:
-                    break
-                seen += chunk
-            code = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+            code, seen = ptys.on_a_pty(*args, env=_env(), stdin=null, stdout=None if stdout_too else out.fileno(),
+                                       echo=True, cwd=cwd, timeout=TIMEOUT)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            os.close(master)
+            os.close(null)
         out.seek(0)
-        return code, out.read(), bytes(seen)
+        return code, out.read(), seen
 
 
 def piped(args: list[str], cwd: Path) -> tuple[int, bytes, bytes]:
-    proc = subprocess.run([sys.executable, str(GINLOG), *args], stdin=subprocess.DEVNULL, capture_output=True,
-                          env=_env(), cwd=cwd, timeout=TIMEOUT)
+    """Run ``ginlog ARGS`` with every standard stream a pipe (forked where it can be: ``tests/forked.py``)."""
+    env = _env()
+    if can_fork(env):
+        proc = run_forked([str(GINLOG), *args], input=None, env=env, cwd=cwd, timeout=TIMEOUT)
+    else:
+        proc = subprocess.run([sys.executable, str(GINLOG), *args], stdin=subprocess.DEVNULL, capture_output=True,
+                              env=env, cwd=cwd, timeout=TIMEOUT)
     return proc.returncode, proc.stdout, proc.stderr
 
 

@@ -1,6 +1,7 @@
 """The real ``ginlog record`` on a pseudo-terminal (issue 14): the line editor the table types into.
 
-Each test spawns the venv's ``ginlog`` executable with pexpect, types keys
+Each test starts the venv's ``ginlog`` on a pseudo-terminal of its own (forked from this process where it can
+be: ``tests/ptys.py``), reads it with pexpect, types keys
 (Up is ``ESC [ A``, Tab ``\\t``, Ctrl-C ``\\x03``, Ctrl-D ``\\x04``) and reads
 what reaches the terminal. prompt_toolkit asks the terminal where the cursor
 is (``ESC [ 6n``) before it draws the status line; :class:`Table` answers as
@@ -10,13 +11,15 @@ a terminal does. Every wait has a timeout (pexpect's, 10 s), so a hang fails.
 from __future__ import annotations
 
 import json
-import os
 import re
-import sys
+import time
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
 import pytest
+
+import ptys
 
 from ginlog.app.record.entry import parse_entry
 from ginlog.game.rules import preset, with_knobs
@@ -25,8 +28,9 @@ from ginlog.match.reading import read_match
 from ginlog.match.session import MatchSession
 
 pexpect = pytest.importorskip("pexpect")
+fdpexpect = pytest.importorskip("pexpect.fdpexpect")
+termios = pytest.importorskip("termios")
 
-GINLOG = Path(sys.executable).parent / "ginlog"
 CPR = re.compile(rb"\x1b\[6n")
 #: What prompt_toolkit draws with: CSI sequences (cursor moves, erase, modes, SGR). Record text
 #: never reaches the terminal as one: it is shown first (``␛[2J``).
@@ -60,33 +64,57 @@ def plain(text: str) -> str:
 
 
 class Table:
-    """``ginlog record FILE`` on a pseudo-terminal, 100 columns by 30 rows."""
+    """``ginlog record FILE`` on a pseudo-terminal, 100 columns by 30 rows, its controlling terminal
+    (``tests/ptys.py``: forked where it can be, so without an interpreter's start), read through pexpect."""
 
     def __init__(self, *args: object, env: dict[str, str] | None = None) -> None:
-        if not GINLOG.exists():
-            pytest.skip(f"no console script at {GINLOG}")
-        base = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "PROMPT_TOOLKIT_NO_CPR")}
-        base.update(TERM="xterm-256color", **(env or {}))
-        self.child = pexpect.spawn(str(GINLOG), [str(a) for a in args], env=base, dimensions=(30, 100),
-                                   timeout=10, encoding="utf-8", codec_errors="replace")
+        base = ptys.terminal_env(**(env or {}))
+        base.pop("PROMPT_TOOLKIT_NO_CPR", None)  # the position requests are answered here, as a terminal does
+        self.proc, master = ptys.started(*args, env=base, rows=30, cols=100)
+        self.child = fdpexpect.fdspawn(master, timeout=10, encoding="utf-8", codec_errors="replace")
         self.seen = ""
+        self.all = ""
+        self.answered = 0  # position requests answered so far
+        _OPEN.append(self)
 
     def expect(self, text: str) -> str:
         """Wait until ``text`` appears in what the terminal shows (drawing removed); answer position requests."""
-        while True:
+        while text not in plain(self.seen):
             try:
-                i = self.child.expect([CPR.pattern.decode(), r"[\s\S]"])
+                self.child.expect(r"[\s\S]+")  # whatever has come (one read), then look at it
             except pexpect.TIMEOUT:
                 raise AssertionError(f"{text!r} never came; the terminal shows:\n{plain(self.seen)[-1500:]}") from None
             self.seen += self.child.before + self.child.after
-            if i == 0:
-                self.child.send("\x1b[30;1R")  # the cursor at the bottom row, as a terminal answers
-                continue
-            if text in plain(self.seen):
-                return self.seen
+            self.answer()
+        return self.seen
+
+    def answer(self) -> None:
+        """Answer each position request not answered yet: the cursor at the bottom row, as a terminal answers."""
+        asked = (self.all + self.seen).count("\x1b[6n")
+        while self.answered < asked:
+            self.child.send("\x1b[30;1R")
+            self.answered += 1
 
     def send(self, keys: str) -> None:
+        """Type ``keys``. A Ctrl-C or Ctrl-D waits until the editor has the terminal (raw mode): typed while the
+        terminal is still the line discipline's (the recorder printing, before its prompt is up), Ctrl-C would
+        be the terminal's SIGINT, not a key for the editor."""
+        if "\x03" in keys or "\x04" in keys:
+            self.editing()
         self.child.send(keys)
+
+    def editing(self) -> None:
+        """Wait until the terminal is in raw mode (no line editing, no signals from keys), reading meanwhile."""
+        deadline = time.monotonic() + 10
+        while termios.tcgetattr(self.child.child_fd)[3] & (termios.ICANON | termios.ISIG):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the editor never took the terminal; it shows:\n{plain(self.seen)[-1500:]}")
+            try:
+                self.child.expect(r"[\s\S]+", timeout=0.05)
+                self.seen += self.child.before + self.child.after
+                self.answer()
+            except pexpect.TIMEOUT:
+                pass
 
     def line(self, text: str, then: str) -> None:
         """Type a line, press Enter, and wait for ``then``."""
@@ -96,15 +124,35 @@ class Table:
 
     def mark(self) -> None:
         """Forget what was seen so far (the next :meth:`expect` looks only at what comes after)."""
-        self.all = getattr(self, "all", "") + self.seen
+        self.all += self.seen
         self.seen = ""
 
     def end(self) -> tuple[int, str]:
         """Wait for the program to exit; its exit status and everything it wrote."""
         self.child.expect(pexpect.EOF)
         self.seen += self.child.before
-        self.child.close()
-        return self.child.exitstatus, getattr(self, "all", "") + self.seen
+        code = self.proc.wait(timeout=10)
+        self.close()
+        return code, self.all + self.seen
+
+    def close(self) -> None:
+        """The program stopped (killed if it still runs) and the terminal closed: also after a failed test."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.child.child_fd >= 0:
+            self.child.close()
+
+
+_OPEN: list[Table] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_table_left() -> Iterator[None]:
+    """Whatever a test left running (it failed half-way) is stopped when it ends."""
+    yield
+    while _OPEN:
+        _OPEN.pop().close()
 
 
 @pytest.fixture
@@ -296,10 +344,9 @@ def test_hostile_text_reaches_the_terminal_in_visible_form(tmp_path: Path) -> No
 
 def test_piped_entries_never_start_the_editor(match: Path) -> None:
     """Standard input not a terminal: no prompt_toolkit, no history file, the plain conversation."""
-    import subprocess
+    from test_cli import exe
 
-    p = subprocess.run([str(GINLOG), "record", str(match)], input="dealer Ann\nquit\n", capture_output=True, text=True,
-                       timeout=30)
+    p = exe("record", match, input="dealer Ann\nquit\n")  # (forked where it can be: tests/forked.py)
     assert p.returncode == 0 and "\x1b" not in p.stdout and "ok 2: Ann deals first" in p.stdout
     assert not (match.parent / ".friday.jsonl.history").exists()
 

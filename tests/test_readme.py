@@ -238,16 +238,16 @@ def test_every_block_runs_as_written(tmp_path: Path) -> None:
 def _warm_up(folder: Path) -> None:
     """Run the commands once in this process, so every forked child inherits their imports and the converters
     cattrs writes (each child's 0.3 CPU-s becomes 0.05)."""
-    from typer.testing import CliRunner
+    from ginlog.app.cli import command
 
-    from ginlog.app.cli import build_app
+    from test_cli import invoke
 
-    app = build_app()
+    app = command()  # the one the children run, made here once
     match = str(SAMPLES / "standard-match.jsonl")
     folder.mkdir()
     for args in (["score", match], ["replay", match, "--to", "30"], ["audit", str(SAMPLES / "invalid"), "-q"],
                  ["new", str(folder / "w.jsonl"), "-p", "Ann", "-p", "Bob"]):
-        CliRunner().invoke(app, args)
+        invoke(app, args)
     import ginlog.app.record.recorder  # noqa: F401 - imported for the children
 
 
@@ -397,11 +397,9 @@ def test_knob_table_lists_every_knob() -> None:
 
 
 def test_commands_table_names_real_commands() -> None:
-    import typer.main
+    from ginlog.app.cli import command
 
-    from ginlog.app.cli import build_app
-
-    root = typer.main.get_command(build_app())
+    root = command()
     for cell, *_ in _table_rows(section(readme(), "Commands"), "| command |"):
         words = cell.strip("`").split()
         assert words[0] == "ginlog"

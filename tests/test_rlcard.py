@@ -10,12 +10,13 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from ginlog.app.cli import build_app
+from ginlog.app.cli import command
 from ginlog.app.importers.rlcard import RLCard, line_events, reward
 from ginlog.errors import ForeignRecordError
 from ginlog.play.reducer import fold
+
+from test_cli import invoke
 
 DATA = Path(__file__).parent / "data" / "rlcard"
 GAMES = [ln for f in ("games.rlcard.jsonl", "settings.rlcard.jsonl") for ln in (DATA / f).read_text().splitlines()]
@@ -115,11 +116,11 @@ def test_unknown_or_mistyped_settings_are_refused() -> None:
 def test_the_command_imports_one_match_a_line_and_exits_1_on_a_bad_line(tmp_path: Path) -> None:
     src = tmp_path / "two.rlcard.jsonl"
     src.write_text(GAMES[0] + "\n\n" + _spoilt(1, payoffs=[9, 9]) + "\n")
-    res = CliRunner().invoke(build_app(), ["import", "rlcard", str(src), "-o", str(tmp_path / "out")])
+    res = invoke(command(), ["import", "rlcard", str(src), "-o", str(tmp_path / "out")])
     assert res.exit_code == 1
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["two-0001.jsonl"]
     assert "two.rlcard.jsonl:3:" in res.output and "[reward-mismatch]" in res.output
-    res = CliRunner().invoke(build_app(), ["audit", str(tmp_path / "out")])
+    res = invoke(command(), ["audit", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
 
 

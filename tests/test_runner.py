@@ -8,7 +8,7 @@ import itertools
 import os
 import signal
 import subprocess
-import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from ginlog.app.cli import plain_play
 from ginlog.app.shell.runner import ExitCode, run, usage_line
 from ginlog.errors import EventError
 
+import ptys
 from test_cli import GINLOG, exe
 
 COMMANDS = [
@@ -95,19 +96,27 @@ def test_ctrl_c_is_one_line_and_130(args: list[str]) -> None:
     """Interrupted while reading (standard input that never ends), every command says so in one line: exit 130."""
     if not GINLOG.exists():
         pytest.skip(f"no console script at {GINLOG}")
-    proc = subprocess.Popen([sys.executable, str(GINLOG), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
-    assert proc.stdin is not None
-    proc.stdin.write(b'{"partial": ')  # the reader waits for the rest
-    proc.stdin.flush()
-    time.sleep(1.5)  # past the imports, waiting on the pipe
-    os.killpg(proc.pid, signal.SIGINT)
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        pytest.fail(f"ginlog {args} did not stop on Ctrl-C")
-    assert proc.returncode == 130 and err.decode() == "ginlog: interrupted\n", (proc.returncode, err.decode()[-2000:])
+    feed_r, feed_w = os.pipe()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        # a session of its own (a process group to signal, as a terminal's Ctrl-C does): forked where it can be
+        proc = ptys.start(args, stdin=feed_r, stdout=out.fileno(), stderr=err.fileno(), env=dict(os.environ),
+                          close=(feed_w,), prepare=os.setsid)
+        os.close(feed_r)
+        try:
+            os.write(feed_w, b'{"partial": ')  # the reader waits for the rest
+            time.sleep(1.5 if isinstance(proc, subprocess.Popen) else 0.5)  # past the imports, waiting on the pipe
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                code = proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+                pytest.fail(f"ginlog {args} did not stop on Ctrl-C")
+        finally:
+            os.close(feed_w)
+        err.seek(0)
+        said = err.read().decode()
+    assert code == 130 and said == "ginlog: interrupted\n", (code, said[-2000:])
 
 
 def test_run_maps_each_ending_to_its_code() -> None:

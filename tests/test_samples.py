@@ -398,30 +398,30 @@ def test_generate_rebuilds_the_same_bytes(tmp_path: Path) -> None:
 def test_samples_command_writes_the_bundled_matches(tmp_path: Path) -> None:
     from importlib.resources import files
 
-    from typer.testing import CliRunner
+    from test_cli import invoke
 
-    from ginlog.app.cli import build_app
+    from ginlog.app.cli import command
 
     bundled = Path(str(files("ginlog") / "samples"))
     assert bundled.resolve() == SAMPLES.resolve(), "sample_games/ is the package's ginlog/samples/"
-    app = build_app()
+    app = command()
     games = tmp_path / "games"
-    r = CliRunner().invoke(app, ["samples", str(games)])
+    r = invoke(app, ["samples", str(games)])
     assert r.exit_code == 0, r.output
     assert r.stdout == f"{games}: 5 sample matches, and 10 damaged ones in {games / 'invalid'}/ for audit to find\n"
     written = sorted(p.relative_to(games).as_posix() for p in games.rglob("*.jsonl"))
     assert written == sorted([*VALID, *(f"invalid/{p.name}" for p in INVALID.glob("*.jsonl"))])
     assert all((games / name).read_bytes() == (SAMPLES / name).read_bytes() for name in written)
     (games / "standard-match.jsonl").write_bytes(b"mine\n")
-    r = CliRunner().invoke(app, ["samples", str(games)])
+    r = invoke(app, ["samples", str(games)])
     assert r.exit_code == 1 and "is there already (nothing written)" in r.stderr
     assert (games / "standard-match.jsonl").read_bytes() == b"mine\n"
-    r = CliRunner().invoke(app, ["samples", str(games / "standard-match.jsonl")])
+    r = invoke(app, ["samples", str(games / "standard-match.jsonl")])
     assert r.exit_code == 2 and "not a folder" in r.stderr
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (tmp_path / "linked").mkdir()
     (tmp_path / "linked" / "invalid").symlink_to(elsewhere)  # a planted link: nothing is written through it
-    r = CliRunner().invoke(app, ["samples", str(tmp_path / "linked")])
+    r = invoke(app, ["samples", str(tmp_path / "linked")])
     assert r.exit_code == 2 and "is a symbolic link" in r.stderr
     assert list(elsewhere.iterdir()) == [] and sorted(p.name for p in (tmp_path / "linked").iterdir()) == ["invalid"]

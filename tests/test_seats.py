@@ -19,9 +19,8 @@ from typing import Any
 import attrs
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from ginlog.app.cli import build_app
+from ginlog.app.cli import command
 from ginlog.app.views.match import describe, hand_summary, score_json, table_text
 from ginlog.errors import IllegalMove
 from ginlog.game.cards import DECK
@@ -39,6 +38,8 @@ from ginlog.log.events import (
 from ginlog.play.reducer import fold, start, step
 from ginlog.play.simulate import simulate_hand, simulate_match
 from ginlog.play.state import MatchState
+
+from test_cli import invoke
 
 NAME = st.text(alphabet=string.ascii_letters + string.digits + " '-", min_size=1, max_size=12).map(str.strip).filter(bool)
 PLAYERS = st.lists(NAME, min_size=2, max_size=2, unique=True).map(tuple)
@@ -124,7 +125,7 @@ def test_score_json_names_only_the_players(tmp_path: Path, name: str, players: t
     path.unlink(missing_ok=True)
     writer.create(path, event_type(events[0]), SCHEMA_VERSION, event_fields(events[0]))
     writer.append_many(path, [(event_type(e), SCHEMA_VERSION, event_fields(e)) for e in events[1:]], expect=1)
-    result = CliRunner().invoke(build_app(), ["score", str(path), "--json"])
+    result = invoke(command(), ["score", str(path), "--json"])
     assert result.exit_code == 0, result.output
     sheet = json.loads(result.stdout)
     check_sheet(sheet, players)

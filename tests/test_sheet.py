@@ -211,9 +211,9 @@ def test_every_view_tells_the_three_games_of_a_hollywood_match() -> None:
     """Issue 21: the status line, ``table``/``show``, ``show --json``, ``replay`` and the recorder's final sheet
     show Hollywood's three games (score, closed or open, bonuses), never one sum "(to 100)"; a hand's words say
     which games it scored in and when one closed (not "Dev scores 28. Score: ... Dev 62")."""
-    from typer.testing import CliRunner
+    from test_cli import invoke
 
-    from ginlog.app.cli import build_app
+    from ginlog.app.cli import command
     from ginlog.app.record.status import status_line
     from ginlog.app.views.match import final_sheet, table_json, table_text
 
@@ -236,7 +236,7 @@ def test_every_view_tells_the_three_games_of_a_hollywood_match() -> None:
     assert "Hand  Dealer    Result     Winner    Points  Games" in sheet
     assert "undercut" in sheet and "big_gin" not in sheet
     assert "game 3: Iris 92, Jack 100, closed: Jack won it" in sheet and "Totals: Iris 1076, Jack 409" in sheet
-    out = CliRunner().invoke(build_app(), ["replay", str(path)]).output
+    out = invoke(command(), ["replay", str(path)]).output
     assert "Iris scores 22 in games 1, 2 and 3; game 1 closes, won by Iris 104-0." in out
     assert "Jack scores 10 in game 2." in out
     assert "Score: game 1 Iris 104, Jack 0 (closed: Iris won, bonuses Iris 340) · game 2 Iris 87, Jack 10 (open)" in out

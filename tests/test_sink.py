@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import os
-import pty
 
 import pytest
 from rich.table import Table
 from rich.text import Text
 
 from ginlog.app.shell.terminal import Terminal
+
+from ptys import opened, read_terminal
 
 
 def test_lines_are_visible_and_rich_reads_no_markup_nor_emoji() -> None:
@@ -31,16 +32,14 @@ def test_machine_output_is_exact_to_a_pipe_and_visible_on_a_terminal() -> None:
     pipe = io.StringIO()
     Terminal(pipe).data("a,\x1b[31m\n")
     assert pipe.getvalue() == "a,\x1b[31m\n"
-    master, slave = pty.openpty()
+    master, slave = opened()
     try:
         with open(slave, "w", encoding="utf-8", closefd=False) as tty:
             t = Terminal(tty, tty)
             t.data("a,\x1b[31m\u202e\n")
             t.data_stream().write("b,\x9b\n")
             tty.flush()
-        got = ""
-        while "b," not in got:
-            got += os.read(master, 1000).decode()
+        got = read_terminal(master, until=lambda seen: b"b," in seen and seen.endswith(b"\n"), timeout=10, what="the sink").decode()
     finally:
         os.close(master)
         os.close(slave)
@@ -63,7 +62,7 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
     if no_color:
         monkeypatch.setenv("NO_COLOR", "1")
     assert Terminal(io.StringIO(), io.StringIO()).colour() is False
-    master, slave = pty.openpty()
+    master, slave = opened()
     try:
         with open(slave, "w", encoding="utf-8", closefd=False) as tty:
             assert Terminal(tty, tty).colour() is (not no_color)

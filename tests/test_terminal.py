@@ -12,19 +12,16 @@ order, and ``show --json`` / ``replay --json``.
 from __future__ import annotations
 
 import json
-import os
 import re
-import select
 import subprocess
 import sys
-import time
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from forked import Forked, can_fork, spawn_forked
+import ptys
 
 from ginlog.app.record.entry import parse_entry
 from ginlog.errors import GinlogError, MalformedLine
@@ -75,61 +72,13 @@ def link_file(tmp_path: Path) -> Path:
 
 
 def on_a_terminal(*args: object, stdin: bytes | None = None, interactive: bool = False) -> tuple[int, str]:
-    """Run ``ginlog ARGS`` with standard output and error on a pseudo-terminal (colour on);
-    standard input piped (``stdin``), or the terminal too when ``interactive``."""
-    pty = pytest.importorskip("pty")
-    termios = pytest.importorskip("termios")
-    if not GINLOG.exists():
-        pytest.skip(f"no console script at {GINLOG}")
-    try:
-        master, slave = pty.openpty()
-    except OSError as exc:  # pragma: no cover
-        pytest.skip(f"no pseudo-terminal: {exc}")
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE", "TTY_COMPATIBLE")}
-    env.update(TERM="xterm-256color", COLUMNS="200", LINES="50", PROMPT_TOOLKIT_NO_CPR="1")
-    attrs = termios.tcgetattr(slave)
-    attrs[3] &= ~termios.ECHO  # what we type is not the program's output
-    termios.tcsetattr(slave, termios.TCSANOW, attrs)
-    proc: subprocess.Popen[bytes] | Forked
-    if not stdin and can_fork(env):  # the same main(), without the interpreter's start (tests/forked.py)
-        feed_r, feed_w = os.pipe()
-        proc = spawn_forked([str(GINLOG), *map(str, args)], stdin=slave if interactive else feed_r, stdout=slave,
-                            stderr=slave, env=env, cwd=None, close=(master, feed_w))
-        os.close(feed_r)
-        os.close(slave)
-        if interactive:
-            os.write(master, stdin or b"")
-        else:
-            os.write(feed_w, stdin or b"")  # small: the pipe holds it
-        os.close(feed_w)
+    """Run ``ginlog ARGS`` with standard output and error on a pseudo-terminal (colour on, ``tests/ptys.py``);
+    standard input piped (``stdin``), or the terminal too when ``interactive`` (``stdin`` is typed there)."""
+    env = ptys.terminal_env(COLUMNS="200", LINES="50", PROMPT_TOOLKIT_NO_CPR="1")
+    if interactive:
+        code, out = ptys.on_a_pty(*args, env=env, typed=stdin or b"")
     else:
-        proc = subprocess.Popen(
-            [sys.executable, str(GINLOG), *map(str, args)], stdin=slave if interactive else subprocess.PIPE,
-            stdout=slave, stderr=slave, env=env,
-        )
-        os.close(slave)
-        if interactive:
-            os.write(master, stdin or b"")
-        else:
-            assert proc.stdin is not None
-            proc.stdin.write(stdin or b"")
-            proc.stdin.close()
-    out = b""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.2)
-        if ready:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        elif proc.poll() is not None:
-            break
-    os.close(master)
-    code = proc.wait(timeout=60)
+        code, out = ptys.on_a_pty(*args, env=env, piped=stdin or b"")
     return code, out.decode("utf-8", errors="replace")
 
 

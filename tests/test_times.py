@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,8 @@ from ginlog.log.known import KnownBodies
 from ginlog.log.times import FIRST_YEAR, LAST_YEAR, now_ts, valid_ts, valid_ts_bytes
 from ginlog.match.reading import read_match
 
-from test_cli import exe
+from forked import can_fork, fake_clock, run_forked
+from test_cli import GINLOG, exe
 
 NEVER_WRITTEN = [
     "2026-02-29T12:00:00.000Z",  # not a leap year
@@ -102,18 +104,27 @@ main()
 """
 
 
+def at_clock(ns: int, *args: str) -> subprocess.CompletedProcess[str]:
+    """``ginlog ARGS`` in a process whose clock reads ``ns``: forked with the clock faked (tests/forked.py), else a
+    fresh interpreter that fakes it before ginlog is imported."""
+    if GINLOG.exists() and can_fork(os.environ):
+        got = run_forked([str(GINLOG), *args], input=b"", env=dict(os.environ), cwd=None, timeout=60,
+                         prepare=lambda: fake_clock(ns))
+        return subprocess.CompletedProcess(got.args, got.returncode, got.stdout.decode(), got.stderr.decode())
+    return subprocess.run([sys.executable, "-c", _CLOCK.format(ns=ns), *args], capture_output=True, text=True,
+                          timeout=60)
+
+
 @pytest.mark.parametrize("ns", [-1, 2**64 * 10**9])  # before 1970; past what gmtime takes
 def test_a_clock_out_of_range_is_one_line_for_new_and_play(tmp_path: Path, ns: int) -> None:
     m = tmp_path / "m.jsonl"
-    new = subprocess.run([sys.executable, "-c", _CLOCK.format(ns=ns), "new", str(m), "--player", "Ann", "--player", "Bob"],
-                         capture_output=True, text=True, timeout=60)
+    new = at_clock(ns, "new", str(m), "--player", "Ann", "--player", "Bob")
     assert new.returncode == 1 and "Traceback" not in new.stderr, new.stderr
     assert new.stderr.count("\n") == 1 and "the clock reads a time before 1970 or after 9999" in new.stderr
     assert not m.exists()
     assert exe("new", m, "--player", "Ann", "--player", "Bob").returncode == 0
     before = m.read_bytes()
-    play = subprocess.run([sys.executable, "-c", _CLOCK.format(ns=ns), "play", str(m), "dealer Ann"],
-                          capture_output=True, text=True, timeout=60)
+    play = at_clock(ns, "play", str(m), "dealer Ann")
     assert play.returncode == 1 and "Traceback" not in play.stderr and "[clock]" in play.stderr, play.stderr
     assert m.read_bytes() == before
 

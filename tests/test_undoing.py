@@ -12,7 +12,7 @@ from ginlog.log.events import event_from_line
 from ginlog.match.reading import read_match
 
 from recording import SHOWS, TO_DISCARD, match, record
-from test_cli import app, run  # noqa: F401 - app: a fixture
+from test_cli import app, exe, run  # noqa: F401 - app: a fixture
 
 
 def test_ginlog_undo_says_what_it_undoes(app: Any, tmp_path: Path) -> None:
@@ -37,17 +37,13 @@ def test_ginlog_undo_of_a_finished_match_needs_reopen_without_a_terminal(app: An
 
 def test_play_undo_of_a_finished_match_needs_reopen(app: Any, tmp_path: Path) -> None:
     """``ginlog play M undo`` (the script path, fast or through Typer) asks for --reopen as ``ginlog undo`` does."""
-    import subprocess
-    import sys
-
     path = match(tmp_path, [*TO_DISCARD[:5], "knock qc", *SHOWS], target=50)
     before = path.read_bytes()
     for args in (["play", path, "undo"], ["play", path, "note gg", "undo", "undo"]):
         r = run(app, *args)
         assert r.exit_code == 1 and path.read_bytes() == before, r.output
         assert "[reopen]" in r.stderr and len(r.stderr.strip().splitlines()) == 1
-    exe = Path(sys.executable).with_name("ginlog")
-    p = subprocess.run([str(exe), "play", str(path), "undo"], capture_output=True, text=True, check=False)
+    p = exe("play", path, "undo")  # main(), so play's fast path (forked where it can be: tests/forked.py)
     assert p.returncode == 1 and "give --reopen" in p.stderr and path.read_bytes() == before  # the fast path too
     assert run(app, "play", path, "note gg", "undo").exit_code == 0  # undoing a note after the end reopens nothing
     assert run(app, "play", path, "undo").exit_code == 1

@@ -382,24 +382,7 @@ def _warm() -> None:
             pass
 
 
-def _fake_clock(ns: int) -> None:
-    """In a forked child: ``time.time_ns`` reads ``ns``, also where ginlog's modules (imported before the fork) hold
-    the real one, as a name or a default argument; what a fresh process whose clock reads ``ns`` sees."""
-    real = time.time_ns
-
-    def fake() -> int:
-        return ns
-
-    time.time_ns = fake
-    for name, mod in list(sys.modules.items()):
-        if name.split(".")[0] != "ginlog":
-            continue
-        for attr, value in list(vars(mod).items()):
-            if value is real:
-                setattr(mod, attr, fake)
-            elif callable(value) and getattr(value, "__defaults__", None):
-                if any(d is real for d in value.__defaults__):
-                    value.__defaults__ = tuple(fake if d is real else d for d in value.__defaults__)
+_fake_clock = forked.fake_clock  # (moved to tests/forked.py, where test_times uses it too)
 
 
 class _Live:

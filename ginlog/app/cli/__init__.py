@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from ginlog.app.shell.runner import ExitCode, prepare_streams, run
 
-__all__ = ["main", "build_app", "plain_play", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
+__all__ = ["main", "build_app", "command", "plain_play", "EXIT_OK", "EXIT_INVALID", "EXIT_USAGE"]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = ExitCode.OK, ExitCode.INVALID, ExitCode.USAGE
 
@@ -55,8 +56,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             from ginlog.app.cli.append import append_entries
 
             return append_entries(args[1], args[2:])
-        app = build_app(args[0] if args else None)  # the command named, alone (see app.build_app)
-        return app(args=args, prog_name="ginlog", standalone_mode=False)  # type: ignore[no-any-return]
+        # the command named, alone (see app.build_app), made once per process
+        return command(args[0] if args else None).main(  # type: ignore[no-any-return]
+            args=args, prog_name="ginlog", standalone_mode=False)
 
     raise SystemExit(run(dispatch))
 
@@ -67,3 +69,24 @@ def build_app(only: str | None = None) -> Any:
     from ginlog.app.cli.app import build_app as build
 
     return build(only)
+
+
+@cache
+def command(only: str | None = None) -> Any:
+    """The app as the click command Typer makes of it, made once per process for each set of commands: ``only``
+    as :func:`build_app` takes it (a command's name registers that command alone; anything else, the whole app).
+
+    *Why once:* Typer makes the click command from the commands' signatures every time the app is called (about
+    20 ms of CPU, twice that in a forked child, whose every page it touches is a copy), and the executable calls
+    it once, so for a user this changes nothing. A process that runs ``ginlog`` many times, as the tests do in
+    process and in children forked from a process that has made it already (``tests/forked.py``), makes it once.
+    Calling the command is what calling the Typer app does: Typer's own wrapper only installs its exception hook,
+    which with ``pretty_exceptions_enable=False`` is Python's.
+    """
+    from ginlog.app.cli.app import registered
+
+    if registered(only) != only:  # an option or a typo: the whole app's command, made once for all of them
+        return command(None)
+    import typer.main
+
+    return typer.main.get_command(build_app(only))

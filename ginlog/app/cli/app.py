@@ -97,6 +97,15 @@ COMMANDS: Final = (
 )
 
 
+def registered(only: str | None) -> str | None:
+    """``only`` if it names a command (:func:`build_app` registers it alone), else None (the whole app).
+
+    >>> registered("audit"), registered("--help"), registered("audti")
+    ('audit', None, None)
+    """
+    return only if only in {name for name, _module, _body in COMMANDS} | {"import"} else None
+
+
 def build_app(only: str | None = None) -> Any:
     """The ``ginlog`` Typer app; each command wrapped by :func:`ginlog.app.shell.runner.command`.
 
@@ -110,8 +119,7 @@ def build_app(only: str | None = None) -> Any:
 
     from ginlog.app.cli import reference
 
-    names = {name for name, _module, _body in COMMANDS} | {"import"}
-    wanted = only if only in names else None
+    wanted = registered(only)
     app = typer.Typer(
         name="ginlog",
         cls=Group,
