@@ -51,17 +51,17 @@
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import os
 import resource
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+
+from revisions import base_commit, extract, git
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "data" / "openspiel" / "records"
@@ -169,28 +169,6 @@ print(json.dumps(best))
 """
 
 
-def _git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True).stdout.strip()
-
-
-def base_commit(rev: str | None) -> str:
-    """The commit to compare with: ``rev``, or where this branch left main."""
-    return _git("rev-parse", rev) if rev else _git("merge-base", "HEAD", "main")
-
-
-def extract(commit: str, into: Path) -> Path:
-    """The ``ginlog`` package of ``commit``, written under ``into`` (a folder for ``PYTHONPATH``)."""
-    into.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "ginlog"], check=True, capture_output=True).stdout
-    tar = into / "ginlog.tar"
-    tar.write_bytes(archive)
-    with tarfile.open(tar) as t:
-        t.extractall(into, filter="data")
-    tar.unlink()
-    compileall.compile_dir(into, quiet=1)  # as installed: no round pays for compiling
-    return into
-
-
 def import_records(records: Sequence[Path], folder: Path, pythonpath: Path | None = None) -> int:
     """The records imported by the importer of the ginlog on ``pythonpath`` (None: this checkout's), one match
     file each; how many lines in all. The benchmark imports with the revision before, so that both revisions
@@ -259,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-audit-") as tmp:
         work = Path(tmp)
         folder = work / "imported"
-        before = extract(commit, work / "before")
+        before = extract(commit, work / "before", "ginlog", compiled=True)
         lines = import_records(records, folder, before)
         paths: dict[str, Path | None] = {"bare": None, "before": before, "after": ROOT}
         for which in (before, ROOT):
@@ -270,8 +248,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, pythonpath in paths.items():
                 times[name].append(cpu(_BARE if name == "bare" else _AUDIT, folder, pythonpath))
         parts = _parts(folder, args.rounds, work / "cut") if args.parts else None
-    head = _git("rev-parse", "--short", "HEAD")
-    dirty = " (with uncommitted changes)" if _git("status", "--porcelain", "--untracked-files=no", "ginlog") else ""
+    head = git("rev-parse", "--short", "HEAD")
+    dirty = " (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no", "ginlog") else ""
     labels = {
         "bare": "bare loop (read, json.loads, SHA-256)",
         "before": f"before: audit at {commit[:12]}",

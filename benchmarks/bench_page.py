@@ -161,9 +161,9 @@ def html_in_child(match: Path, page: Path, code_root: Path) -> tuple[float, floa
 
 def extracted(ref: str, folder: Path) -> Path:
     """The ``ginlog`` package of git commit ``ref`` (of this checkout), in ``folder``."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "ginlog"], check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    return folder
+    from revisions import extract
+
+    return extract(ref, folder, "ginlog")
 
 
 def memory(events: int, seed: int, before: str | None, keep: Path | None) -> int:

@@ -200,22 +200,18 @@ for _ in sys.stdin:
 def _against(rev: str, files: list[Path], rounds: int, reads: int) -> tuple[str, list[float], list[float]]:
     """Each file's best reading under revision ``rev``'s ginlog and under this tree's, the two in processes of
     their own, their rounds alternating (who goes first alternating too): the same files, the same loop."""
-    import io
     import os
     import subprocess
-    import tarfile
 
-    root = HERE.parent
-    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", rev], check=True, capture_output=True,
-                            text=True).stdout.strip()
-    archive = subprocess.run(["git", "-C", str(root), "archive", commit, "ginlog"], check=True, capture_output=True).stdout
+    from revisions import ROOT, extract, git
+
+    commit = git("rev-parse", "--short=12", rev)
     with tempfile.TemporaryDirectory() as base:
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(base, filter="data")
+        extract(commit, Path(base), "ginlog")
         workers = [subprocess.Popen([sys.executable, "-c", _WORKER, json.dumps([str(f) for f in files]), str(reads)],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=base,
                                     env={**os.environ, "PYTHONPATH": tree, "PYTHONDONTWRITEBYTECODE": "1"})
-                   for tree in (base, str(root))]
+                   for tree in (base, str(ROOT))]
         best = [[float("inf")] * len(files) for _ in workers]
         try:
             for k in range(rounds):

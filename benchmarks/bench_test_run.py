@@ -25,12 +25,13 @@ import os
 import re
 import subprocess
 import sys
-import tarfile
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
+
+from revisions import base_commit, extract, git
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent
@@ -103,27 +104,6 @@ def run_suite(tree: Path, pytest_args: Sequence[str], *, with_children: bool = F
                                "5000", *extra, *pytest_args], cwd=tree, env=env, capture_output=True, text=True)
         kinds = children(Path(scratch) / CHILDREN_FILE) if with_children else {}
     return parse(done.stdout, done.returncode, kinds)
-
-
-def _git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True, text=True).stdout.strip()
-
-
-def base_commit(rev: str | None) -> str:
-    """The commit to compare with: ``rev``, or where this branch left main."""
-    return _git("rev-parse", rev) if rev else _git("merge-base", "HEAD", "main")
-
-
-def extract(commit: str, into: Path) -> Path:
-    """The whole tree of ``commit`` (package, tests, docs the tests read), written under ``into``."""
-    into.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
-    tar = into.parent / f"{into.name}.tar"
-    tar.write_bytes(archive)
-    with tarfile.open(tar) as t:
-        t.extractall(into, filter="data")
-    tar.unlink()
-    return into
 
 
 def report(before: list[Run], after: list[Run], commit: str, top: int) -> str:

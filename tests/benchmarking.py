@@ -18,14 +18,24 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
 def loaded(name: str) -> Iterator[ModuleType]:
-    """``benchmarks/NAME.py`` as the module ``NAME`` while the generator is open (a fixture's body)."""
+    """``benchmarks/NAME.py`` as the module ``NAME`` while the generator is open (a fixture's body), with the
+    benchmarks' folder first on ``sys.path`` meanwhile, as when the script is run (its shared modules, such as
+    ``revisions``, are imported from there)."""
     before = set(sys.modules)
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    yield module
-    for extra in set(sys.modules) - before:
-        if extra.startswith("bench"):
-            sys.modules.pop(extra, None)
+    added = str(BENCHMARKS) not in sys.path
+    if added:
+        sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        if added:
+            sys.path.remove(str(BENCHMARKS))
+        for extra in set(sys.modules) - before:
+            where = getattr(sys.modules.get(extra), "__file__", None) or ""
+            if extra.startswith("bench") or Path(where).parent == BENCHMARKS:
+                sys.modules.pop(extra, None)
