@@ -247,3 +247,23 @@ def test_a_first_line_too_long_is_refused_with_or_without_the_fast_path() -> Non
         fast, plain = outcome(edited, KnownBodies()), outcome(edited, None)
         errors = plain[0]
         assert fast == plain and isinstance(errors, list) and any("[line-too-long]" in e for e in errors), plain
+
+
+def test_a_bad_time_is_refused_though_short_lines_beside_it_join_into_good_times() -> None:
+    """The block's distinct times are checked at once, joined: a time that is not one (here a good time's two
+    halves swapped) must not pass because the cut-short times of two malformed lines beside it, joined before and
+    after it, make the whole read as good times. The order the distinct times are joined in is a set's (it moves
+    with the hash seed), so many splits are tried, each file in several orders of its lines."""
+    first = imported(NAMES[0])[0]
+    start = b'{"seq":1,"ts":"'
+    assert first.startswith(start + TS.encode())
+    for good in (TS, "2026-03-06T19:00:00.000Z", "1999-12-31T23:59:59.999Z", "2030-07-04T08:15:42.500Z"):
+        for a in range(1, 24):
+            swapped = (good[a:] + good[:a]).encode()  # 24 bytes, not a time
+            line = start + swapped + first[len(start) + 24:]
+            x = b'{"seq":2,"ts":"' + good[:a].encode()  # malformed lines whose times are cut short
+            y = b'{"seq":3,"ts":"' + good[a:].encode()
+            for raws in ([line, x, y], [line, y, x]):
+                plain = outcome(raws, None)
+                assert any("timestamp" in e for e in plain[0]), plain
+                assert outcome(raws, KnownBodies()) == plain, (good, a)

@@ -225,3 +225,18 @@ def test_reading_from_a_binary_stream(tmp_path: Path) -> None:
     _, errors = collect(io.BytesIO(data + b"oops"), name="pasted")
     assert errors[0].path == "pasted" and errors[0].rule == "torn-tail"
 
+
+
+def test_a_file_whose_size_says_nothing_is_read_to_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The size a regular file had when opened ends the reading once reached at a line's end; a file system that
+    gives no size (procfs, some FUSE mounts: 0 for a file that has bytes) must not end it at the first block that
+    happens to end a line."""
+    import ginlog.log.reader as reader
+
+    path = tmp_path / "m.jsonl"
+    raws = chain_bytes(5)
+    write_raw(path, raws)
+    real = reader.open_sized
+    monkeypatch.setattr(reader, "open_sized", lambda p, label: (real(p, label)[0], 0))
+    lines, errors = collect(path, block=len(raws[0]) + 1)  # the first block is the first line, newline and all
+    assert errors == [] and [line.seq for line in lines] == [1, 2, 3, 4, 5]

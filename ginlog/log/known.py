@@ -81,7 +81,8 @@ _CUTS: Final = tuple(
     (operator.itemgetter(slice(14 + w)), operator.itemgetter(slice(14 + w, 38 + w)), operator.itemgetter(slice(38 + w, None)))
     for w in range(16)
 )
-#: Times joined end to end, each of the shape a time has (then each is 24 bytes: none is cut short).
+#: Times joined end to end, each of the shape a time has (which says each is 24 bytes only if their lengths
+#: add up to 24 a time: see check).
 _TIMES: Final = re.compile(rb"(?:" + _TS_SHAPE + rb")*").fullmatch
 
 
@@ -207,10 +208,18 @@ class KnownBodies:
             at = upto
         rejected = set(wrong)  # an envelope that is not right: whatever the body, the line is read in full
         # The distinct times at once: joined, each of the shape of a time and none on a day past the 28th (whose
-        # month must be looked at), or each checked on its own.
+        # month must be looked at), or each checked on its own. Joined, they are cut into times only if each is 24
+        # bytes: the times of lines cut short (shorter) would shift the cuts, and a bad time between two of them
+        # could then be read as the ends of two good ones.
         distinct = set(stamps)
         joined = b"".join(distinct)
-        if _TIMES(joined) is None or b"-29T" in joined or b"-30T" in joined or b"-31T" in joined:
+        if (
+            len(joined) != 24 * len(distinct)
+            or _TIMES(joined) is None
+            or b"-29T" in joined
+            or b"-30T" in joined
+            or b"-31T" in joined
+        ):
             bad = {stamp for stamp in distinct if not valid_ts_bytes(stamp)}
             if bad:
                 rejected.update(i for i, stamp in enumerate(stamps) if stamp in bad)

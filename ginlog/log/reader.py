@@ -324,7 +324,7 @@ def _read(
     ``settle`` is called once if the file seems to end in a torn line (see :func:`read_runs`). ``size`` is
     a regular file's size when it was opened: once that much is read and it ends with a line, the file is
     read, without one more read to be told so (it would give b"", or what a writer appended since, which a
-    reader may as well have come before).
+    reader may as well have come before). A size of 0 says nothing (procfs gives it for a file with bytes).
     """
     chain = _Chain(label, report, warn)
     lineno = 0
@@ -357,7 +357,7 @@ def _read(
                 chain.prev = digests[-1]
             else:
                 yield from _runs(chain, lines, digests, checked[0], checked[1], first, stamps)
-        if not pending and size is not None and got >= size:
+        if not pending and size and got >= size:  # (a size of 0 says nothing: procfs gives it for a file with bytes)
             return
         if len(pending) > MAX_LINE_BYTES:
             lineno += 1
