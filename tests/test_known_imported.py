@@ -265,5 +265,6 @@ def test_a_bad_time_is_refused_though_short_lines_beside_it_join_into_good_times
             y = b'{"seq":3,"ts":"' + good[a:].encode()
             for raws in ([line, x, y], [line, y, x]):
                 plain = outcome(raws, None)
-                assert any("timestamp" in e for e in plain[0]), plain
+                errors = plain[0]
+                assert isinstance(errors, list) and any("timestamp" in e for e in errors), plain
                 assert outcome(raws, KnownBodies()) == plain, (good, a)

@@ -231,12 +231,11 @@ def test_a_file_whose_size_says_nothing_is_read_to_its_end(tmp_path: Path, monke
     """The size a regular file had when opened ends the reading once reached at a line's end; a file system that
     gives no size (procfs, some FUSE mounts: 0 for a file that has bytes) must not end it at the first block that
     happens to end a line."""
-    import ginlog.log.reader as reader
+    from ginlog.log.files import open_sized as real
 
     path = tmp_path / "m.jsonl"
     raws = chain_bytes(5)
     write_raw(path, raws)
-    real = reader.open_sized
-    monkeypatch.setattr(reader, "open_sized", lambda p, label: (real(p, label)[0], 0))
+    monkeypatch.setattr("ginlog.log.reader.open_sized", lambda p, label: (real(p, label)[0], 0))
     lines, errors = collect(path, block=len(raws[0]) + 1)  # the first block is the first line, newline and all
     assert errors == [] and [line.seq for line in lines] == [1, 2, 3, 4, 5]
