@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from ginlog.game.rules import preset
 from ginlog.match.session import MatchSession
@@ -140,3 +140,25 @@ class ServeProcess:
         self.proc.send_signal(signal.SIGINT)
         out, err = self.proc.communicate(timeout=20)
         return self.proc.returncode, out, err
+
+
+class _Child(Protocol):
+    """A child process as ``subprocess.Popen`` and ``tests.forked.Forked`` both are."""
+
+    def send_signal(self, sig: int) -> None: ...
+
+    def wait(self, timeout: float | None = None) -> int: ...
+
+
+def interrupted(child: _Child, out: int, err: int) -> tuple[int, bytes, bytes]:
+    """Ctrl-C to a ``ginlog serve`` child (as at the table); its exit status and what it wrote after, read to the
+    end from the two pipes' read ends ``out`` and ``err``, which are closed."""
+    child.send_signal(signal.SIGINT)
+    code = child.wait(30)
+    said: list[bytes] = [b"", b""]
+    for i, fd in enumerate((out, err)):
+        while data := os.read(fd, 1 << 16):
+            said[i] += data
+        os.close(fd)
+    return code, said[0], said[1]
+

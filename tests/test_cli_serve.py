@@ -19,7 +19,7 @@ from ginlog.app.cli import build_app
 from ginlog.app.serve.tokens import token_path
 
 from forked import spawn_forked
-from serving import new_match
+from serving import interrupted, new_match
 from test_sources import in_fork
 
 GINLOG = str(Path(sys.executable).parent / "ginlog")
@@ -120,14 +120,8 @@ def test_serve_prints_the_address_and_qr_code_and_ctrl_c_keeps_the_token(tmp_pat
             assert page.status_code == 200 and "serve.js" in page.text
             assert web.get(url.group(1).split("?")[0] + "api/m/0/state").json()["says"] == "Who deals first?"
     finally:
-        child.send_signal(signal.SIGINT)
-        code = child.wait(30)
-        rest = b""
-        while data := os.read(r_out, 1 << 16):
-            rest += data
-        err = os.read(r_err, 1 << 16).decode()
-        os.close(r_out)
-        os.close(r_err)
+        code, rest, err_bytes = interrupted(child, r_out, r_err)
+        err = err_bytes.decode()
     assert code == 130 and err == "ginlog: interrupted\n", (code, err)
     assert "the phones stay joined" in rest.decode()
     assert os.stat(token_path(m)).st_mode & 0o777 == 0o600  # the match goes on: the token is kept for a restart

@@ -52,7 +52,7 @@ from ginlog.app.serve.routes import COOKIE, HEADER, MAX_BODY, MAX_MATCHES, Serve
 from ginlog.text import visible
 
 from forked import can_fork, spawn_forked
-from serving import TOKEN, new_match
+from serving import TOKEN, interrupted, new_match
 
 HOST = "127.0.0.1:8025"
 ORIGIN = f"http://{HOST}"
@@ -796,16 +796,7 @@ def test_the_real_command_takes_bytes_that_are_not_http_without_a_traceback(tmp_
         answer = _get(port)
         assert b" 403 " in answer.split(b"\r\n")[0] or b" 200 " in answer.split(b"\r\n")[0]  # still serving
     finally:
-        child.send_signal(signal.SIGINT)
-        code = child.wait(30)
-        rest = b""
-        while data := os.read(r_out, 1 << 16):
-            rest += data
-        err = b""
-        while data := os.read(r_err, 1 << 16):
-            err += data
-        os.close(r_out)
-        os.close(r_err)
+        code, rest, err = interrupted(child, r_out, r_err)
     said = (out + rest + err).decode("utf-8", "replace")
     assert code == 130 and "Traceback" not in said and "Exception in ASGI" not in said and "ERROR" not in said, said[-2000:]
     assert m.read_bytes() == before
