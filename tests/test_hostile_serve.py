@@ -15,7 +15,7 @@ Most requests go to the ASGI app in this process through :class:`Wire`, a raw AS
 header twice too), body chunks (one that never ends, a client gone half-way) and disconnect are the test's
 own: Starlette's TestClient and httpx add their own ``Host``, ``Content-Length`` and cookies and read a
 stream to its end. Real sockets twice: uvicorn in a thread with the command's own settings
-(:func:`ginlog.app.cli.serve.server_config`, a short head wait) for the slow clients, and one real ``ginlog
+(:func:`ginlog.app.serve.server.server_config`, a short head wait) for the slow clients, and one real ``ginlog
 serve`` child on 127.0.0.1 for bytes that are not HTTP, stopped at the end. About 2 CPU-s in all.
 """
 
@@ -46,7 +46,7 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("segno")
 
-from ginlog.app.cli.serve import server_config
+from ginlog.app.serve.server import server_config
 from ginlog.app.serve.hub import Hub
 from ginlog.app.serve.routes import COOKIE, HEADER, MAX_BODY, MAX_MATCHES, Served, build_app
 from ginlog.text import visible

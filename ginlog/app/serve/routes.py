@@ -112,7 +112,8 @@ class Served:
     hubs: list[Hub]
     token: str
     stopping: Callable[[], bool] = lambda: False
-    #: Host names (not addresses) the server answers to besides ``localhost``: the one ``--host`` gave, if a name.
+    #: Host names the server answers to besides ``localhost`` and any address: the one ``--host`` gave (an address
+    #: there is answered as any address is).
     names: frozenset[str] = frozenset()
     streams: int = 0
     connections: int = 0
