@@ -268,8 +268,13 @@ class _Chain:
 
     def skip(self, line_digest: str) -> None:
         """A line that could not be read: it still holds a seq, and the next line must link to it."""
-        self.prev = line_digest
-        self.seq += 1
+        self.advance(1, line_digest)
+
+    def advance(self, count: int, last_digest: str) -> None:
+        """``count`` lines taken without :meth:`line` (a run of known lines, or one skipped), the last of them with
+        ``last_digest``: their seqs counted, and the next line must link to the last."""
+        self.prev = last_digest
+        self.seq += count
         self.alt = None
 
     def time(self, key: bytes, text: str, lineno: int, seq: int | None) -> None:
@@ -352,9 +357,7 @@ def _read(
                 if stamps is not None:
                     chain.times(stamps, first, chain.seq)
                 yield Run(first, chain.seq, cast("list[Event]", checked[0]), digests, lines)
-                chain.seq += len(lines)
-                chain.alt = None
-                chain.prev = digests[-1]
+                chain.advance(len(lines), digests[-1])
             else:
                 yield from _runs(chain, lines, digests, checked[0], checked[1], first, stamps)
         if not pending and size and got >= size:  # (a size of 0 says nothing: procfs gives it for a file with bytes)
@@ -429,9 +432,7 @@ def _known_run(
     if stamps is not None:
         chain.times(stamps[i:j], first + i, chain.seq)
     yield Run(first + i, chain.seq, cast("list[Event]", bodies[i:j]), digests[i:j], lines[i:j])
-    chain.seq += j - i
-    chain.alt = None
-    chain.prev = digests[j - 1]
+    chain.advance(j - i, digests[j - 1])
 
 
 def _fd_reader(fd: int, label: str, block: int) -> Callable[[], bytes]:
