@@ -44,14 +44,13 @@ def popcount(mask: int) -> int:
     return mask.bit_count()
 
 
-def placed_mask(
-    known: Sequence[int], pile: Sequence[Card], ending: Ending | None, stock_order: Sequence[Card] | None
-) -> int:
-    """Every card whose place in a hand is known: in a hand, on the pile, face down, or in the recorded stock.
+def placed_mask(known: Sequence[int], pile_mask: int, ending: Ending | None, stock_order: Sequence[Card] | None) -> int:
+    """Every card whose place in a hand is known: in a hand, on the pile (``pile_mask``), face down, or in the
+    recorded stock.
 
-    Shared by :class:`HandState` and the reducer's working copy.
+    Shared by :class:`HandState` and the reducer's working copy (which keeps its pile's mask as it goes).
     """
-    m = known[0] | known[1] | cards_mask(pile)
+    m = known[0] | known[1] | pile_mask
     if ending is not None and ending.card is not None:
         m |= ending.card.bit
     if stock_order is not None:
@@ -122,7 +121,7 @@ class HandState:
 
     def placed_mask(self) -> int:
         """Every card whose place is known."""
-        return placed_mask(self.known, self.pile, self.ending, self.stock_order)
+        return placed_mask(self.known, cards_mask(self.pile), self.ending, self.stock_order)
 
     def unknown_cards(self) -> tuple[Card, ...]:
         """Cards that are in the stock or hidden in a hand, as far as the record says."""

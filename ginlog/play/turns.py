@@ -179,18 +179,10 @@ def discard(state: WorkingMatch, ev: CardDiscarded) -> None:
     if hand is None or ev.player != state.players[hand.turn]:
         refuse_turn(state, ev.player, "discard")
     card = ev.card
+    _check_discard(state, hand, ev.player, card, "discard")
     i = hand.turn
     rules = state.rules
     taken = hand.taken
-    # The plain discard (after a draw, not the card just taken, a card known to be held, no compulsory gin) is one
-    # that _check_discard passes without a word: it is called for every other.
-    if (
-        hand.phase != "discard"
-        or (taken is not None and taken.bit == card.bit)
-        or not hand.known[i] & card.bit
-        or rules.gin_compulsory
-    ):
-        _check_discard(state, hand, ev.player, card, "discard")
     if hand.wall:
         raise illegal(f"at the two-card stock {ev.player} took the upcard only to knock or go gin", "wall")
     # A bounce: the card just taken from the pile, discarded straight back. A take

@@ -45,7 +45,7 @@ from ginlog.game.cards import Card, cards_mask
 from ginlog.game.rules import Rules
 from ginlog.game.scoring import Tally
 from ginlog.game.seats import Seat
-from ginlog.play.state import Ending, FinishedHand, HandPhase, HandState, MatchPhase, MatchState
+from ginlog.play.state import Ending, FinishedHand, HandPhase, HandState, MatchPhase, MatchState, placed_mask
 
 __all__ = ["WorkingMatch", "WorkingHand", "thaw", "SOURCE", "DERIVED"]
 
@@ -91,13 +91,7 @@ class WorkingHand:
 
     def placed_mask(self) -> int:
         """Every card whose place is known (as :meth:`HandState.placed_mask`)."""
-        m = self.known[0] | self.known[1] | self.pile_mask
-        ending, stock_order = self.ending, self.stock_order
-        if ending is not None and ending.card is not None:
-            m |= ending.card.bit
-        if stock_order is not None:
-            m |= cards_mask(stock_order)
-        return m
+        return placed_mask(self.known, self.pile_mask, self.ending, self.stock_order)
 
 
 class WorkingMatch:
