@@ -146,7 +146,7 @@ def engine_figures(state: Any) -> dict[str, object]:
 def ginlog_figures(text: str) -> dict[str, object]:
     """The same figures from ginlog's reading of the record (a refused record raises its one-line error)."""
     from ginlog.app.importers.openspiel import parse_record, record_events
-    from ginlog.app.views.match import score_json
+    from ginlog.app.views.match_json import score_json
     from ginlog.play.reducer import fold
 
     state = fold(record_events(*parse_record(text, "fresh"))).state

@@ -7,7 +7,7 @@ Run by hand (not a test)::
 A keystroke is a character typed, plus one Enter per entry (Shift is not
 counted). Two entry lists are counted for the same events:
 
-- **before**: today's long entries, as :func:`ginlog.app.record.entry.entry_for`
+- **before**: today's long entries, as :func:`ginlog.app.record.retype.entry_for`
   writes them (whole words, whole names, the card of every take) and, for the
   README walkthrough's hand, its entries as the README types them;
 - **after**: the shortest entries the language accepts for the same events,
@@ -43,7 +43,8 @@ from typing import Final
 import attrs
 
 from ginlog.app.record.completion import choices
-from ginlog.app.record.entry import WORDS, entry_for, parse_entry
+from ginlog.app.record.entry import WORDS, parse_entry
+from ginlog.app.record.retype import entry_for
 from ginlog.errors import GinlogError
 from ginlog.game.rules import PRESETS, preset
 from ginlog.game.cards import parse_card

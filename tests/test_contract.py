@@ -6,7 +6,7 @@ entry language each have a case for every member of the ``Event`` union; these
 tests prove the rest: the union is the registry, each type has a rule (or is
 the timeline's own), a description, words, an entry (or says where it comes
 from), a schema example and a row in the README's table, and the entry
-language reads back what :func:`~ginlog.app.record.entry.entry_for` writes.
+language reads back what :func:`~ginlog.app.record.retype.entry_for` writes.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginlog.app.record.entry import NOT_TYPED, WORDS, entry_for, parse_entry
+from ginlog.app.record.entry import NOT_TYPED, WORDS, parse_entry
+
+from ginlog.app.record.retype import entry_for
 from ginlog.app.views.match import describe
 from ginlog.errors import IllegalMove
 from ginlog.game.rules import PRESETS, preset

@@ -21,7 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ginlog.app.record.entry import EntryError, entry_for, parse_entry
+from ginlog.app.record.entry import EntryError, parse_entry
+
+from ginlog.app.record.retype import entry_for
 from ginlog.app.views.match import describe
 from ginlog.errors import GinlogError, IllegalMove
 from ginlog.game.cards import parse_card

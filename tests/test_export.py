@@ -14,7 +14,7 @@ import pytest
 
 from ginlog.app.cli import data as cli_data
 from ginlog.app.data.export import COLUMNS, ROW_GROUP, ParquetWriter
-from ginlog.app.views.match import score_json
+from ginlog.app.views.match_json import score_json
 from ginlog.log.events import HandDealt, HandResultOnly
 from ginlog.log.format import digest
 from ginlog.play.reducer import fold

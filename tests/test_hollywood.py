@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ginlog.app.views.match import score_json
+from ginlog.app.views.match_json import score_json
 from ginlog.errors import IllegalMove, RulesError
 from ginlog.game.hollywood import FRESH, Game, add_win, games_entered
 from ginlog.game.rules import Hollywood, Rules, preset, rules_from_dict, rules_to_dict, with_knobs

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ginlog.app.record import completion, entry, language
+from ginlog.app.record import completion, entry, language, retype
 from ginlog.app.record.language import MAX_ENTRY
 from ginlog.app.record.recorder import HELP
 from ginlog.game.rules import preset
@@ -41,7 +41,7 @@ def test_every_alias_is_the_same_entry_as_its_word(rules: str) -> None:
     tl = start(events[0])
     tried: set[str] = set()
     for seq, event in enumerate(events[1:], start=2):
-        text = entry.entry_for(event)
+        text = retype.entry_for(event)
         assert text is not None
         first, _, rest = text.partition(" ")
         row = next((e for e in language.TABLE if e.word == first), None)
@@ -147,7 +147,7 @@ def test_legal_now_follows_the_phase() -> None:
         now = language.phase_of(tl.state)
         words = {e.word for e in language.legal_now(tl.state) if e.word}
         seen[now] = words
-        typed = entry.entry_for(event)
+        typed = retype.entry_for(event)
         assert typed is not None
         first = typed.split()[0]
         assert language.WORDS[first] in words, (now, typed)  # what was typed is among what is offered

@@ -20,7 +20,8 @@ from ginlog.log.events import MatchStarted
 from ginlog.match.reading import read_match
 from ginlog.app.importers.openspiel import MELDS, RANGES, SUPPORTED, import_file, parse_record, record_events
 from ginlog.play.reducer import fold
-from ginlog.app.views.match import hand_summary, score_json
+from ginlog.app.views.match import hand_summary
+from ginlog.app.views.match_json import score_json
 
 from test_cli import invoke
 

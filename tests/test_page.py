@@ -186,7 +186,7 @@ def test_a_hollywood_chart_has_a_line_per_game_and_marks_each_close() -> None:
     """Issue 21: under Hollywood a line per player and game, each game's running points (never the sum, which
     crossed the 100 line at hand 5 of 9), and each game's close marked at the hand that closed it; the hands'
     summaries say which games each scored in."""
-    from ginlog.app.views.match import score_json
+    from ginlog.app.views.match_json import score_json
 
     page, steps = page_of(SAMPLES / "hollywood-match.jsonl")
     final = steps[-1].state

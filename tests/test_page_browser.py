@@ -227,7 +227,7 @@ def test_chart_and_score_sheet(open_page: Any) -> None:
 def test_a_hollywood_page_shows_three_games_and_who_undercut_whom(open_page: Any, tmp_path: Path) -> None:
     """Issue 21 (a score pad's Hollywood match: cheap to load): the sheet's columns per game, where each hand's
     points went and who undercut whom (was "Ann undercut"), the score line per game once they closed."""
-    from ginlog.app.views.match import score_json
+    from ginlog.app.views.match_json import score_json
     from ginlog.log.events import Event, FirstDealer, HandResultOnly, MatchStarted
 
     from page_matches import write_match

@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from ginlog.app.record.entry import entry_for, parse_entry
+from ginlog.app.record.entry import parse_entry
+
+from ginlog.app.record.retype import entry_for
 from ginlog.errors import EventError, GinlogError
 from ginlog.game.cards import parse_card
 from ginlog.game.rules import preset

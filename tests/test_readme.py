@@ -429,7 +429,7 @@ def test_entry_language_table_matches_the_parser() -> None:
 
 
 def test_readme_documents_the_json_shapes() -> None:
-    from ginlog.app.views.match import SCORE_JSON_KEYS
+    from ginlog.app.views.match_json import SCORE_JSON_KEYS
 
     text = readme()
     missing = [k for k in SCORE_JSON_KEYS if f"`{k}`" not in text]
@@ -440,7 +440,7 @@ def test_readme_documents_the_json_shapes() -> None:
 def test_readme_documents_the_table_json_shape() -> None:
     """``show --json`` and ``replay --json`` (issue 13): every key of the table, and replay's own, named in the
     shapes' document the README's "JSON output" points to (``docs/DATA.md``, which holds every output's shape)."""
-    from ginlog.app.views.match import table_json
+    from ginlog.app.views.match_json import table_json
     from ginlog.game.rules import preset
     from ginlog.log.events import MatchStarted
     from ginlog.play.reducer import start

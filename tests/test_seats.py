@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginlog.app.cli import command
-from ginlog.app.views.match import describe, hand_summary, score_json, table_text
+from ginlog.app.views.match import describe, hand_summary, table_text
+from ginlog.app.views.match_json import score_json
 from ginlog.errors import IllegalMove
 from ginlog.game.cards import DECK
 from ginlog.game.rules import PRESETS, Rules, preset

@@ -24,7 +24,7 @@ from ginlog.app.serve.hub import TAP_BURST, Hub
 from ginlog.app.serve.routes import MAX_BODY, MAX_CONNECTIONS, MAX_STREAMS, Served, build_app
 from ginlog.app.serve.stream import updates
 from ginlog.app.serve.tokens import kept_token, token_path
-from ginlog.app.views.match import games_json
+from ginlog.app.views.match_json import games_json
 from ginlog.match.session import MatchSession
 from ginlog.play.reducer import legal_actions
 from ginlog.text import visible

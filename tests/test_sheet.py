@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from ginlog.app.views.sheet import BLOCKS, score_sheet, sparkline, totals_chart
-from ginlog.app.views.match import SCORE_JSON_KEYS, score_json
+from ginlog.app.views.match_json import SCORE_JSON_KEYS, score_json
 from ginlog.game.rules import preset
 from ginlog.log.events import SCHEMA_VERSION, Correction, Event, FirstDealer, HandResultOnly, MatchStarted, event_fields, event_type
 from ginlog.log.format import digest, encode
@@ -215,7 +215,8 @@ def test_every_view_tells_the_three_games_of_a_hollywood_match() -> None:
 
     from ginlog.app.cli import command
     from ginlog.app.record.status import status_line
-    from ginlog.app.views.match import final_sheet, table_json, table_text
+    from ginlog.app.views.match import final_sheet, table_text
+    from ginlog.app.views.match_json import table_json
 
     path = SAMPLES / "hollywood-match.jsonl"
     steps = list(iter_steps(str(path)))

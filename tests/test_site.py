@@ -14,7 +14,7 @@ import pytest
 
 from ginlog.app.cli import data as cli_data
 from ginlog.app.pages.site import page_name
-from ginlog.app.views.match import score_json
+from ginlog.app.views.match_json import score_json
 from ginlog.play.reducer import fold
 from ginlog.text import visible
 

@@ -21,7 +21,7 @@ import pytest
 
 from ginlog.app.cli import data as cli_data
 from ginlog.match.dated import Dated
-from ginlog.app.views.match import score_json
+from ginlog.app.views.match_json import score_json
 from ginlog.log.events import BigGin, Gin, HandDealt, HandResultOnly, Knocked
 from ginlog.match.reading import read
 from ginlog.play.reducer import fold

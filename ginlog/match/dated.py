@@ -344,7 +344,7 @@ def read_dated(
     raised), every hand's begin, and its end unless ``ends`` is False (``stats`` and ``export`` need none).
 
     ``hand_ends`` line up with ``report.state.hands``: pass them to
-    :func:`ginlog.app.views.match.score_json`. A file that cannot be opened
+    :func:`ginlog.app.views.match_json.score_json`. A file that cannot be opened
     raises, whatever the policy (there is nothing to give a verdict on).
     """
     visitor = Dated(anchor=anchor, ends=ends, policy=policy)

@@ -21,7 +21,7 @@ from hostile_inputs import chain, cli_safe, objs_of
 from hostile_checks import _lines, _words, _objs, _pad_events, record_file, write_file, term_cases, term_objs
 import reliability_campaigns as rc
 
-from ginlog.app.record.entry import entry_for
+from ginlog.app.record.retype import entry_for
 from ginlog.game.cards import parse_card
 from ginlog.game.rules import preset
 from ginlog.log.events import Correction, HandResultOnly

@@ -36,7 +36,8 @@ def show(
 
     Example: ginlog show friday.jsonl --at 12 --as Ann
     """
-    from ginlog.app.views.match import table_json, table_text
+    from ginlog.app.views.match import table_text
+    from ginlog.app.views.match_json import table_json
     from ginlog.errors import GinlogError
     from ginlog.text import match_player
 
@@ -75,7 +76,9 @@ def replay(
     """
     from rich.text import Text
 
-    from ginlog.app.views.match import describe, hand_summary, score_line, table_json, winner_name
+    from ginlog.app.views.match import describe, hand_summary, score_line, winner_name
+
+    from ginlog.app.views.match_json import table_json
     from ginlog.errors import EventError, GinlogError
     from ginlog.log.events import event_type
     from ginlog.match.policy import POLICY
@@ -137,7 +140,7 @@ def score(
 
     Example: ginlog score sample_games/modern-match.jsonl --json
     """
-    from ginlog.app.views.match import score_json
+    from ginlog.app.views.match_json import score_json
     from ginlog.errors import GinlogError
     from ginlog.match.dated import read_dated
     from ginlog.match.policy import POLICY

@@ -44,7 +44,9 @@ from ginlog.match.visitors import Steps
 from ginlog.play.state import FinishedHand, MatchState
 from ginlog.text import visible as visible_text
 
-from ginlog.app.views.match import describe, hand_summary, score_json, winner_name
+from ginlog.app.views.match import describe, hand_summary, winner_name
+
+from ginlog.app.views.match_json import score_json
 
 __all__ = [
     "Verdict", "frame", "match_data", "match_part", "page_title", "CompactFrames", "compact_frames", "visible", "read_steps",

@@ -33,7 +33,7 @@ from typing import Final
 import attrs
 
 from ginlog.app.record import language
-from ginlog.app.record.entry import entry_for
+from ginlog.app.record.retype import entry_for
 from ginlog.errors import GinlogError
 from ginlog.game.cards import RANKS, SUITS, Card, mask_cards, parse_card, split_cards
 from ginlog.log.events import FirstDealer

@@ -34,9 +34,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ginlog.app.record.entry import entry_for
+from ginlog.app.record.retype import entry_for
 from ginlog.app.record.language import TABLE
-from ginlog.app.views.match import games_json, named, score_line, table_json, winner_name
+from ginlog.app.views.match import named, score_line, winner_name
+from ginlog.app.views.match_json import games_json, table_json
 from ginlog.errors import GinlogError
 from ginlog.game.cards import Card, mask_cards, parse_card
 from ginlog.log.event_types import MAX_TEXT

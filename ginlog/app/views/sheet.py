@@ -1,6 +1,6 @@
 """The score sheet for the terminal: a rich renderable that tells the match's story.
 
-Built from the ``score --json`` shape (:func:`ginlog.app.views.match.score_json`),
+Built from the ``score --json`` shape (:func:`ginlog.app.views.match_json.score_json`),
 so the terminal and the JSON never disagree: every hand with its date, both
 players' deadwood and the running totals; under Hollywood scoring the three
 games; the running totals drawn as a small chart (block characters, one
@@ -14,7 +14,7 @@ so a name like ``[red]Ann`` is shown as typed.
 
 >>> import io
 >>> from rich.console import Console
->>> from ginlog.app.views.match import score_json
+>>> from ginlog.app.views.match_json import score_json
 >>> from ginlog.game.rules import preset
 >>> from ginlog.play.reducer import fold
 >>> from ginlog.play.simulate import simulate_match

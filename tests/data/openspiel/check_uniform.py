@@ -28,7 +28,7 @@ import sys
 import pyspiel
 
 from ginlog.app.importers.openspiel import parse_record, record_events
-from ginlog.app.views.match import score_json
+from ginlog.app.views.match_json import score_json
 from ginlog.errors import GinlogError
 from ginlog.play.reducer import fold
 
