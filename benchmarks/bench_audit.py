@@ -45,7 +45,10 @@
    (:class:`~ginlog.match.visitors.FinalState`); ``audit_file`` (that, and the
    verdict); the rules alone (a fold over the events, read once before); and
    ``audit_file`` over each file cut to its first two lines (the fixed cost of
-   a file, whatever its length).
+   a file, whatever its length); and the reader and the rules by turns, file
+   by file (the events read before, as for the rules alone), against the
+   two's sum: what alternating them costs beyond their own work (each finds
+   the caches the other left, a sixth more on 2026-12-02: docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -156,7 +159,12 @@ def rules():
 def per_file():
     for name in shorts:
         audit_file(name)
-parts = (bare, reader, reading, audit, rules, per_file)
+def alternating():
+    for name, events in zip(names, folds):
+        for _ in read_runs(name, lambda e: None, known=SHARED, warn=lambda c: None):
+            pass
+        Fold(events[0], 1).apply_run(events, 1, 1)
+parts = (bare, reader, reading, audit, rules, per_file, alternating)
 audit()
 gc.disable()
 best = {}
@@ -278,10 +286,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "audit": "audit_file (that, and the verdict)",
             "rules": "the rules alone (a fold over the events)",
             "per_file": "audit_file of each file's first two lines",
+            "alternating": "the reader, then the rules, file by file",
         }
         print(f" where the audit's time goes, in process, after {head} (best CPU seconds of {args.rounds} rounds in turn):")
         for name, label in labels.items():
             print(f"  {label:<52} {parts[name]:>7.3f} s  {parts[name] / parts['bare']:>5.2f}× bare")
+        alone = parts["reader"] + parts["rules"]
+        print(f"  the reader and the rules alternating, against the two alone in turn: {parts['alternating'] / alone:.2f}×"
+              " (what running the two by turns costs beyond their sum: the caches each leaves to the other)")
     return 0
 
 

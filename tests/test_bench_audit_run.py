@@ -31,4 +31,5 @@ def test_bench_audit_prints_its_figures() -> None:
         assert len(found) == 2, (who, out.stdout)  # the whole process, and after the start-up
     assert len(re.findall(r"^  after ÷ before \(time\): [\d.]+ \(rounds: [\d.]+\)$", out.stdout, re.M)) == 2, out.stdout
     assert re.search(r"^ goal: .* (met|missed)$", out.stdout, re.M), out.stdout
-    assert len(re.findall(r"^  \S.*\s[\d.]+ s\s+[\d.]+× bare$", out.stdout, re.M)) == 6, out.stdout  # --parts
+    assert len(re.findall(r"^  \S.*\s[\d.]+ s\s+[\d.]+× bare$", out.stdout, re.M)) == 7, out.stdout  # --parts
+    assert re.search(r"^  the reader and the rules alternating, against the two alone in turn: [\d.]+×", out.stdout, re.M), out.stdout
