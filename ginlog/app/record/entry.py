@@ -59,7 +59,7 @@ refused, never dropped. The text of ``note`` and of a reason is kept as typed.
 from __future__ import annotations
 
 import re
-from typing import Final, assert_never
+from typing import Final
 
 from ginlog.app.record import language
 from ginlog.log.event_types import MAX_TEXT
@@ -81,7 +81,6 @@ from ginlog.log.events import (
     MatchAbandoned,
     MatchStarted,
     Note,
-    Seal,
     UpcardPassed,
 )
 from ginlog.game.melds import best_discard

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from ginlog.app.record.entry import NOT_TYPED, WORDS
+from ginlog.app.record.entry import WORDS
 from ginlog.app.record import language
-from ginlog.game.cards import Card, parse_card, parse_cards
+from ginlog.game.cards import Card
 from ginlog.log.events import (
     BigGin,
     CardDiscarded,
@@ -32,7 +32,7 @@ from ginlog.log.events import (
     UpcardPassed,
 )
 
-__all__ = ["entry_for", "NOT_TYPED"]
+__all__ = ["entry_for"]
 
 _FREE_TEXT = language.FREE_TEXT
 
@@ -55,7 +55,7 @@ def _typed(name: str, always: bool = False) -> str:
 def entry_for(event: Event) -> str | None:
     """The entry that stands for ``event``: what to type at the table to record it again.
 
-    None for the event types in :data:`NOT_TYPED`. Exhaustive over the event
+    None for the event types in :data:`ginlog.app.record.entry.NOT_TYPED`. Exhaustive over the event
     types (the type checker proves it), so every event type has an entry or
     says where it comes from. What the language does not say is left out: the
     hands and stock of a deal, a note's player, a score pad's claimed winner,
@@ -63,7 +63,7 @@ def entry_for(event: Event) -> str | None:
     records "agreed"), an empty list of declared melds; and a shown hand's
     cards come back in the order typed.
 
-    >>> from ginlog.game.cards import parse_card
+    >>> from ginlog.game.cards import parse_card, parse_cards
     >>> entry_for(CardDiscarded(player="Ann", card=parse_card("7h")))
     'discard 7H'
     >>> entry_for(HandShown(player="Bob", cards=tuple(parse_cards("2h 3h 4h 9c")), melds=(tuple(parse_cards("2h 3h 4h")),)))
