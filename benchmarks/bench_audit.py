@@ -43,12 +43,13 @@
    the bare loop's work in process; the reader alone (the chain, the seqs, the
    fast path's block check, the times); the reading through the rules
    (:class:`~ginlog.match.visitors.FinalState`); ``audit_file`` (that, and the
-   verdict); the rules alone (a fold over the events, read once before); and
+   verdict); the rules alone (a fold over the events, read once before);
    ``audit_file`` over each file cut to its first two lines (the fixed cost of
    a file, whatever its length); and the reader and the rules by turns, file
    by file (the events read before, as for the rules alone), against the
    two's sum: what alternating them costs beyond their own work (each finds
-   the caches the other left, a sixth more on 2026-12-02: docs/PERFORMANCE.md).
+   the caches the other left: an eighth to a sixth more on 2026-12-02,
+   docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The entry language the other way: the entry that stands for an event, what to type to record it again.
 
-:func:`entry_for` is :func:`ginlog.app.record.entry.parse_entry`'s inverse (the recorder's history, the phone
-page's buttons, ``undo``'s words): ``parse_entry(entry_for(e), timeline)`` gives ``e`` back, less what the
+:func:`entry_for` is :func:`ginlog.app.record.entry.parse_entry`'s inverse (the phone page's buttons, the
+recorder's completion of names): ``parse_entry(entry_for(e), timeline)`` gives ``e`` back, less what the
 language does not say (``tests/test_contract.py`` holds the two to each other over every event type).
 """
 
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from ginlog.app.record.entry import WORDS
-from ginlog.app.record import language
+from ginlog.app.record.language import FREE_TEXT, WORDS
 from ginlog.game.cards import Card
 from ginlog.log.events import (
     BigGin,
@@ -33,9 +32,6 @@ from ginlog.log.events import (
 )
 
 __all__ = ["entry_for"]
-
-_FREE_TEXT = language.FREE_TEXT
-
 
 def _typed(name: str, always: bool = False) -> str:
     """A name as an entry word: in quotes when it holds a space or starts with a quote
@@ -109,7 +105,7 @@ def entry_for(event: Event) -> str | None:
             )
             if event.how == "points":
                 name = event.winner or ""
-                return f"{_typed(name, always=WORDS.get(name.lower()) in _FREE_TEXT)} +{event.points}"
+                return f"{_typed(name, always=WORDS.get(name.lower()) in FREE_TEXT)} +{event.points}"
             if event.how == "void":
                 return "result void" + extra
             dw = f"{event.knocker_deadwood} " if event.how == "knock" else ""
